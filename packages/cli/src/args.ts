@@ -1,0 +1,193 @@
+/**
+ * Command-line parsing for `manycore`: flags -> an experiment input (not yet validated) and
+ * run options. Pure: no I/O, so it is tested directly. Errors are UsageError with a message
+ * naming the flag.
+ */
+import { EXPERIMENT_VERSION } from '@manycore/engine';
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface RunArgs {
+  command: 'run';
+  experimentFile?: string;
+  experiment: Record<string, unknown>;
+  coresPerWorker: number;
+  inline: boolean;
+  out?: string;
+  json: boolean;
+  quiet: boolean;
+  printExperiment: boolean;
+}
+export interface ListArgs {
+  command: 'list';
+  json: boolean;
+}
+export interface HelpArgs {
+  command: 'help';
+}
+export type Args = RunArgs | ListArgs | HelpArgs;
+
+export const USAGE = `manycore: run Manycore Lab experiments headlessly
+
+Usage:
+  manycore run --preset scc --workload NAME [--param k=v]... [--chip k=v]... [--seed N]
+               [--quantum-ns N] [--max-time-ns N] [--cores-per-worker N] [--out results.json]
+  manycore run --experiment FILE.json [--cores-per-worker N] [--out results.json]
+  manycore list [--json]
+
+Options:
+  --param k=v           workload parameter (repeatable); values are JSON when they parse, else text
+  --chip path=v         chip override by dotted path, e.g. caches.l1d.sizeBytes=8192 (repeatable)
+  --seed N              random seed (default 1)
+  --quantum-ns N        epoch length in simulated ns (default 1000)
+  --sample-ns N         telemetry sampling interval in simulated ns (default 10000)
+  --max-time-ns N       stop at this simulated time
+  --cores-per-worker N  simulated cores per host worker thread (default 1: one worker per core)
+  --inline              run every core on the main thread (no workers; same results)
+  --out FILE            write the results JSON to FILE (written only when the run succeeds)
+  --json                print the results JSON to stdout instead of the summary
+  --print-experiment    print the normalised experiment JSON and exit without running
+  --quiet               no progress bar
+`;
+
+export function parseValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown, flag: string): void {
+  const parts = path.split('.');
+  if (parts.some((p) => p === '' || p === '__proto__' || p === 'constructor' || p === 'prototype'))
+    throw new UsageError(`${flag}: bad path "${path}"`);
+  let obj = target;
+  for (const p of parts.slice(0, -1)) {
+    const next = obj[p];
+    if (next === undefined) obj[p] = {};
+    else if (typeof next !== 'object' || next === null || Array.isArray(next))
+      throw new UsageError(`${flag}: "${path}" conflicts with an earlier value`);
+    obj = obj[p] as Record<string, unknown>;
+  }
+  obj[parts[parts.length - 1]!] = value;
+}
+
+function keyValue(flag: string, text: string | undefined): [string, string] {
+  if (text === undefined) throw new UsageError(`${flag} needs a value of the form key=value`);
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new UsageError(`${flag} ${text}: expected key=value`);
+  return [text.slice(0, eq), text.slice(eq + 1)];
+}
+
+function number(flag: string, text: string | undefined, opts: { int?: boolean; min?: number } = {}): number {
+  if (text === undefined || text.trim() === '') throw new UsageError(`${flag} needs a number`);
+  const n = Number(text);
+  if (!Number.isFinite(n)) throw new UsageError(`${flag} ${text}: not a number`);
+  if (opts.int && !Number.isInteger(n)) throw new UsageError(`${flag} ${text}: expected a whole number`);
+  if (opts.min !== undefined && n < opts.min) throw new UsageError(`${flag} ${text}: must be at least ${opts.min}`);
+  return n;
+}
+
+export function parseArgs(argv: string[]): Args {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') return { command: 'help' };
+  if (command === 'list') {
+    for (const a of rest) if (a !== '--json') throw new UsageError(`list: unknown option ${a}`);
+    return { command: 'list', json: rest.includes('--json') };
+  }
+  if (command !== 'run') throw new UsageError(`unknown command "${command}" (expected run or list)`);
+  const out: RunArgs = {
+    command: 'run',
+    experiment: {},
+    coresPerWorker: 1,
+    inline: false,
+    json: false,
+    quiet: false,
+    printExperiment: false,
+  };
+  let preset: string | undefined;
+  let workload: string | undefined;
+  const params: Record<string, unknown> = {};
+  const chip: Record<string, unknown> = {};
+  const top: Record<string, unknown> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i]!;
+    const next = (): string | undefined => rest[++i];
+    switch (flag) {
+      case '--preset':
+        preset = next();
+        if (!preset) throw new UsageError('--preset needs a name');
+        break;
+      case '--workload':
+        workload = next();
+        if (!workload) throw new UsageError('--workload needs a name');
+        break;
+      case '--param': {
+        const [k, v] = keyValue(flag, next());
+        params[k] = parseValue(v);
+        break;
+      }
+      case '--chip': {
+        const [k, v] = keyValue(flag, next());
+        setPath(chip, k, parseValue(v), flag);
+        break;
+      }
+      case '--seed':
+        top.seed = number(flag, next(), { int: true, min: 0 });
+        break;
+      case '--quantum-ns':
+        top.quantumNs = number(flag, next(), { min: 0 });
+        break;
+      case '--sample-ns':
+        top.sampleIntervalNs = number(flag, next(), { min: 0 });
+        break;
+      case '--max-time-ns':
+        top.stop = { maxTimeNs: number(flag, next(), { min: 0 }) };
+        break;
+      case '--cores-per-worker':
+        out.coresPerWorker = number(flag, next(), { int: true, min: 1 });
+        break;
+      case '--experiment':
+        out.experimentFile = next();
+        if (!out.experimentFile) throw new UsageError('--experiment needs a file');
+        break;
+      case '--out':
+        out.out = next();
+        if (!out.out) throw new UsageError('--out needs a file');
+        break;
+      case '--inline':
+        out.inline = true;
+        break;
+      case '--json':
+        out.json = true;
+        break;
+      case '--quiet':
+        out.quiet = true;
+        break;
+      case '--print-experiment':
+        out.printExperiment = true;
+        break;
+      default:
+        throw new UsageError(`run: unknown option ${flag}`);
+    }
+  }
+  if (out.experimentFile) {
+    if (preset || workload || Object.keys(params).length || Object.keys(chip).length || Object.keys(top).length)
+      throw new UsageError('--experiment cannot be combined with --preset, --workload, --param, --chip, --seed or --quantum-ns');
+    return out;
+  }
+  if (!workload) throw new UsageError('run: --workload is required (or --experiment FILE); see `manycore list`');
+  out.experiment = {
+    version: EXPERIMENT_VERSION,
+    chip: { preset: preset ?? 'scc', overrides: chip },
+    workload: { name: workload, params },
+    ...top,
+  };
+  return out;
+}

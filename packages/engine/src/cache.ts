@@ -1,0 +1,115 @@
+/**
+ * A private set-associative cache that holds real data, so a stale copy is really stale.
+ *
+ * Contract: keys are core-address line numbers (addr >>> 5); a slot is set * ways + way.
+ * lookup() returns the slot or -1 and updates LRU on a hit; victim() picks the slot to fill
+ * (an invalid way first, else least recently used); fill() installs a line's 32 bytes.
+ * Units: bytes, slots. Invariants: a key appears at most once in a set; flags bit 0 = dirty,
+ * bit 1 = MPBT line. State lives in the shared buffer so the lab can show occupancy; only
+ * the owning core's thread writes it. lookup/touch are called on every cached access:
+ * no allocation, typed arrays only.
+ */
+import { LINE_BYTES, LINE_SHIFT } from './vocabulary';
+
+export const FLAG_DIRTY = 1;
+export const FLAG_MPBT = 2;
+
+export class Cache {
+  readonly sets: number;
+  readonly ways: number;
+  readonly slots: number;
+  readonly tags: Int32Array; // key, or -1 when invalid
+  readonly lru: Uint32Array;
+  readonly flags: Uint8Array;
+  readonly data: Uint8Array;
+  readonly dv: DataView;
+  private readonly setMask: number;
+  private stamp = 1;
+  /** Valid lines (kept incrementally so the lab can show occupancy cheaply). */
+  valid = 0;
+
+  constructor(buffer: SharedArrayBuffer | ArrayBuffer, byteOffset: number, sets: number, ways: number) {
+    this.sets = sets;
+    this.ways = ways;
+    this.slots = sets * ways;
+    this.setMask = sets - 1;
+    const n = this.slots;
+    this.tags = new Int32Array(buffer, byteOffset, n);
+    this.lru = new Uint32Array(buffer, byteOffset + n * 4, n);
+    this.flags = new Uint8Array(buffer, byteOffset + n * 8, n);
+    const dataOff = Math.ceil((byteOffset + n * 9) / 8) * 8;
+    this.data = new Uint8Array(buffer, dataOff, n * LINE_BYTES);
+    this.dv = new DataView(buffer as ArrayBuffer, dataOff, n * LINE_BYTES);
+    let maxStamp = 0;
+    for (let i = 0; i < n; i++) if (this.lru[i]! > maxStamp) maxStamp = this.lru[i]!;
+    this.stamp = maxStamp + 1;
+    for (let i = 0; i < n; i++) if (this.tags[i] !== -1) this.valid++;
+  }
+
+  /** Marks every slot invalid (start of a run). */
+  reset(): void {
+    this.tags.fill(-1);
+    this.lru.fill(0);
+    this.flags.fill(0);
+    this.stamp = 1;
+    this.valid = 0;
+  }
+
+  /** Slot holding `key`, or -1. Updates LRU on a hit. Called on every cached access. */
+  lookup(key: number): number {
+    const base = (key & this.setMask) * this.ways;
+    const tags = this.tags;
+    for (let w = 0; w < this.ways; w++) {
+      if (tags[base + w] === key) {
+        this.lru[base + w] = this.stamp++;
+        return base + w;
+      }
+    }
+    return -1;
+  }
+
+  /** Slot holding `key`, or -1, without touching LRU. */
+  probe(key: number): number {
+    const base = (key & this.setMask) * this.ways;
+    for (let w = 0; w < this.ways; w++) if (this.tags[base + w] === key) return base + w;
+    return -1;
+  }
+
+  /** The slot a fill of `key` would use. */
+  victim(key: number): number {
+    const base = (key & this.setMask) * this.ways;
+    let best = base;
+    for (let w = 0; w < this.ways; w++) {
+      const s = base + w;
+      if (this.tags[s] === -1) return s;
+      if (this.lru[s]! < this.lru[best]!) best = s;
+    }
+    return best;
+  }
+
+  /** Installs key in slot with the 32 bytes at src[srcOff..]. */
+  fill(slot: number, key: number, src: Uint8Array, srcOff: number, flags: number): void {
+    if (this.tags[slot] === -1) this.valid++;
+    this.tags[slot] = key;
+    this.flags[slot] = flags;
+    this.lru[slot] = this.stamp++;
+    this.data.set(src.subarray(srcOff, srcOff + LINE_BYTES), slot * LINE_BYTES);
+  }
+
+  invalidate(slot: number): void {
+    if (this.tags[slot] !== -1) this.valid--;
+    this.tags[slot] = -1;
+    this.flags[slot] = 0;
+  }
+
+  /** Core address of the line in a slot. */
+  addrOf(slot: number): number {
+    return (this.tags[slot]! << LINE_SHIFT) >>> 0;
+  }
+
+  validLines(): number {
+    let n = 0;
+    for (let i = 0; i < this.slots; i++) if (this.tags[i] !== -1) n++;
+    return n;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Chip resolution: preset + overrides -> validated ChipConfig -> ResolvedChip, the plain
+ * values every component receives (periods in ps, controller tiles, LUTs, islands).
+ * Invariants: every number a component needs is here; nothing below reads raw config.
+ */
+import { ChipSchema, type ChipConfig } from './chip-schema';
+import { ExperimentError, formatIssues } from './experiment';
+import { PRESETS } from './presets/scc';
+import { makeTopology, tileAt, tileHops, coreTile, type Topology } from './topology';
+import { periodPsFromMHz } from './units';
+import { ATTR_MPBT, LUT_ENTRIES, PAGE_BYTES, TARGET_DRAM, TARGET_MPB, lutEntry } from './vocabulary';
+
+export interface ResolvedCache {
+  sets: number;
+  ways: number;
+  hitCycles: number;
+  writeBack: boolean;
+  allocateOnWrite: boolean;
+}
+
+export interface ResolvedChip {
+  config: ChipConfig;
+  topo: Topology;
+  l1d: ResolvedCache;
+  l2: ResolvedCache | null;
+  missesInFlight: number;
+  wcbBytes: number;
+  meshPeriodPs: number;
+  memPeriodPs: number;
+  hopPs: number; // one hop, one direction
+  flitBytes: number;
+  controllers: number;
+  controllerTile: Int32Array; // controller -> tile
+  nearestController: Int32Array; // core -> controller of its private memory
+  coreOverheadCycles: number;
+  dramAccessPs: number; // memory-clock part of a DRAM access
+  serviceMemPs: number; // controller occupancy per transaction
+  mpbBytes: number;
+  mpbLocalCycles: number;
+  mpbRemoteCycles: number;
+  baseMHz: number;
+  tileDivisors: Int32Array; // initial divisor per tile
+  islandOfTile: Int32Array;
+  islands: number;
+  vf: Map<number, { freqMHz: number; volts: number }>;
+  luts: Uint32Array; // cores * 256 entries
+  privateBase: number; // core address of private memory
+  privateBytes: number;
+  sharedBase: number;
+  sharedBytes: number;
+  mpbBase: number; // core address of tile 0's MPB; tile t at mpbBase + t * 16 MB
+  tasRegisters: number;
+  poolBytes: number;
+  ctrlBytes: number; // address space per controller
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Deep-merges overrides onto a base (arrays replace). */
+export function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = k in base ? deepMerge(base[k], v) : v;
+  return out;
+}
+
+export function presetNames(): string[] {
+  return Object.keys(PRESETS);
+}
+
+export function chipConfig(preset: string, overrides: Record<string, unknown> = {}): ChipConfig {
+  const p = PRESETS[preset];
+  if (!p) throw new ExperimentError(`chip.preset: unknown preset "${preset}" (known: ${presetNames().join(', ')})`);
+  const merged = deepMerge(structuredCloneish(p.chip), overrides);
+  const parsed = ChipSchema.safeParse(merged);
+  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, 'chip'));
+  return parsed.data;
+}
+
+function structuredCloneish<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+function resolveCache(c: ChipConfig['caches']['l1d']): ResolvedCache {
+  return {
+    sets: c.sizeBytes / (c.ways * c.lineBytes),
+    ways: c.ways,
+    hitCycles: c.hitCycles,
+    writeBack: c.writePolicy === 'write-back',
+    allocateOnWrite: c.allocateOnWrite,
+  };
+}
+
+export function resolveChip(config: ChipConfig): ResolvedChip {
+  const topo = makeTopology(config.mesh.width, config.mesh.height, config.coresPerTile);
+  const controllers = config.memory.controllers.length;
+  const controllerTile = Int32Array.from(config.memory.controllers.map((m) => tileAt(topo, m.x, m.y)));
+  const nearestController = new Int32Array(topo.cores);
+  for (let c = 0; c < topo.cores; c++) {
+    let best = 0;
+    for (let m = 1; m < controllers; m++)
+      if (tileHops(topo, coreTile(topo, c), controllerTile[m]!) < tileHops(topo, coreTile(topo, c), controllerTile[best]!)) best = m;
+    nearestController[c] = best;
+  }
+  const islandOfTile = new Int32Array(topo.tiles);
+  config.islands.tiles.forEach((list, i) => list.forEach((t) => (islandOfTile[t] = i)));
+  const vf = new Map(config.islands.vf.map((p) => [p.divisor, { freqMHz: p.freqMHz, volts: p.volts }]));
+  const tileDivisors = Int32Array.from(config.clocks.tileDivisors ?? new Array<number>(topo.tiles).fill(config.clocks.divisor));
+
+  // LUTs: private pages at the nearest controller (each core its own slice), shared pages in
+  // groups across controllers (scc.md 7), one page per tile MPB (MPBT by default).
+  const lut = config.lut;
+  const coresPerCtrl = new Int32Array(controllers);
+  const privateSlot = new Int32Array(topo.cores);
+  for (let c = 0; c < topo.cores; c++) privateSlot[c] = coresPerCtrl[nearestController[c]!]!++;
+  const sharedPagesPerCtrl = Math.ceil(lut.sharedPages / lut.sharedGroupPages / controllers) * lut.sharedGroupPages;
+  const maxPrivate = Math.max(...coresPerCtrl) * lut.privatePages;
+  const pagesPerCtrl = maxPrivate + sharedPagesPerCtrl;
+  if (pagesPerCtrl * PAGE_BYTES > 8 * 1024 ** 3)
+    throw new ExperimentError(`chip.lut: ${pagesPerCtrl} pages per controller exceed the 8 GB a controller can address`);
+  const luts = new Uint32Array(topo.cores * LUT_ENTRIES);
+  for (let c = 0; c < topo.cores; c++) {
+    const base = c * LUT_ENTRIES;
+    const ctrl = nearestController[c]!;
+    for (let p = 0; p < lut.privatePages; p++)
+      luts[base + p] = lutEntry(TARGET_DRAM, 0, ctrl, privateSlot[c]! * lut.privatePages + p);
+    for (let s = 0; s < lut.sharedPages; s++) {
+      const group = Math.floor(s / lut.sharedGroupPages);
+      const mc = group % controllers;
+      const within = Math.floor(group / controllers) * lut.sharedGroupPages + (s % lut.sharedGroupPages);
+      luts[base + lut.sharedBasePage + s] = lutEntry(TARGET_DRAM, 0, mc, maxPrivate + within);
+    }
+    for (let t = 0; t < topo.tiles; t++) luts[base + lut.mpbBasePage + t] = lutEntry(TARGET_MPB, ATTR_MPBT, 0, t);
+  }
+  return {
+    config,
+    topo,
+    l1d: resolveCache(config.caches.l1d),
+    l2: config.l2Enabled ? resolveCache(config.caches.l2) : null,
+    missesInFlight: config.missesInFlight,
+    wcbBytes: config.writeCombineBytes,
+    meshPeriodPs: periodPsFromMHz(config.clocks.meshMHz),
+    memPeriodPs: periodPsFromMHz(config.clocks.memoryMHz),
+    hopPs: config.mesh.hopMeshCycles * periodPsFromMHz(config.clocks.meshMHz),
+    flitBytes: config.mesh.flitBytes,
+    controllers,
+    controllerTile,
+    nearestController,
+    coreOverheadCycles: config.memory.coreOverheadCycles,
+    dramAccessPs: config.memory.accessMemCycles * periodPsFromMHz(config.clocks.memoryMHz),
+    serviceMemPs: config.memory.serviceMemCycles * periodPsFromMHz(config.clocks.memoryMHz),
+    mpbBytes: config.mpb.bytesPerTile,
+    mpbLocalCycles: config.mpb.localAccessCycles,
+    mpbRemoteCycles: config.mpb.remoteAccessCycles,
+    baseMHz: config.clocks.baseMHz,
+    tileDivisors,
+    islandOfTile,
+    islands: config.islands.tiles.length,
+    vf,
+    luts,
+    privateBase: 0,
+    privateBytes: lut.privatePages * PAGE_BYTES,
+    sharedBase: lut.sharedBasePage * PAGE_BYTES,
+    sharedBytes: lut.sharedPages * PAGE_BYTES,
+    mpbBase: lut.mpbBasePage * PAGE_BYTES,
+    tasRegisters: config.testAndSetRegisters,
+    poolBytes: config.memory.poolBytes,
+    ctrlBytes: pagesPerCtrl * PAGE_BYTES,
+  };
+}
+
+/** Period of a core clock at a divisor, in ps (1600/3 MHz -> 1875 ps). */
+export function corePeriodPs(chip: ResolvedChip, divisor: number): number {
+  return periodPsFromMHz(chip.baseMHz / divisor);
+}

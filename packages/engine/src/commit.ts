@@ -1,0 +1,448 @@
+/**
+ * The commit phase: what happens at the barrier between two epochs, on one thread (the last
+ * worker to arrive; any worker may be it, so everything it needs or keeps is in the shared
+ * buffer).
+ *
+ * Order of work (each step deterministic, independent of which thread runs it):
+ *  1. weave: contention delays for the epoch's transactions (weave.ts), charged to cores;
+ *  2. buffered writes and test-and-set requests of every core, sorted by (visible time,
+ *     core id, sequence), applied to committed memory; after each write the cores waiting on
+ *     that line are checked: a waiter is released at max(its block time, the write's visible
+ *     time), so it wakes exactly when the releasing write became visible;
+ *  3. ideal barriers release when every participating core has arrived;
+ *  4. power, telemetry samples, timeline events and live changes;
+ *  5. completion, deadlock detection and the bounds of the next epoch.
+ */
+import type { ResolvedChip } from './chip';
+import { corePeriodPs } from './chip';
+import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, EVENTS_CAP, ISL_SLOTS, LINK_SLOTS, S, SERIES_CAP, Status, Request, WLOG_BYTES, WLOG_TAS, type Views } from './layout';
+import { readCommittedLine, valueAt, writeCommittedLine } from './memory';
+import { ISL, PowerModel } from './power';
+import { BLOCK_REASON_NAMES, BlockReason, C, CoreState, compare, SPACE_SHIFT } from './vocabulary';
+import { CTRL, LINK, Weaver } from './weave';
+
+/** Plain run settings derived from the experiment (experiment.ts) and the chip. */
+export interface RunSettings {
+  quantumPs: number;
+  samplePs: number;
+  stopAtPs: number; // Infinity when the run ends only when the workload does
+  timeline: { atPs: number; tiles: number[]; divisor: number; kind: number; target: number }[];
+  participants: number[];
+}
+
+export const EVENT_ISLAND_DIVISOR = 1;
+export const EVENT_TILE_DIVISOR = 2;
+
+export class Committer {
+  private readonly chip: ResolvedChip;
+  private readonly v: Views;
+  private readonly settings: RunSettings;
+  private readonly weaver: Weaver;
+  private readonly power: PowerModel;
+  private readonly participant: Uint8Array;
+  private refs = new Float64Array(1024);
+  private times = new Float64Array(1024);
+  private order = new Uint32Array(1024);
+  private readonly line = new Uint8Array(32);
+  private readonly lineBytes: Uint8Array;
+  /** Set by the committer when the run fails; read by the host. */
+  error: string | null = null;
+
+  constructor(chip: ResolvedChip, v: Views, settings: RunSettings) {
+    this.chip = chip;
+    this.v = v;
+    this.settings = settings;
+    this.weaver = new Weaver(chip, v);
+    this.power = new PowerModel(chip, v);
+    this.participant = new Uint8Array(chip.topo.cores);
+    for (const c of settings.participants) this.participant[c] = 1;
+    this.lineBytes = new Uint8Array(v.state);
+  }
+
+  /** Initialises the shared state before any worker starts (driver only). */
+  initState(): void {
+    const { chip, v, settings } = this;
+    v.ctl[CTL.status] = Status.Running;
+    v.ctl[CTL.request] = Request.Run;
+    v.ctl[CTL.generation] = 0;
+    v.ctl[CTL.arrived] = 0;
+    v.ctl[CTL.poolNext] = 0;
+    v.ctl[CTL.errorCore] = -1;
+    v.tileDiv.set(chip.tileDivisors);
+    v.ctlF[CTLF.quantumPs] = settings.quantumPs;
+    v.ctlF[CTLF.samplePs] = settings.samplePs;
+    v.ctlF[CTLF.stopAtPs] = settings.stopAtPs;
+    v.ctlF[CTLF.nextSamplePs] = settings.samplePs;
+    v.blocks.fill(0);
+    for (let core = 0; core < chip.topo.cores; core++) {
+      const b = core * CORE_SLOTS;
+      v.core.fill(0, b, b + CORE_SLOTS);
+      v.core[b + C.state] = this.participant[core] ? CoreState.Runnable : CoreState.Idle;
+      v.core[b + S.participates] = this.participant[core]!;
+      v.core[b + S.wakePs] = NaN;
+    }
+    for (let i = 0; i < chip.islands; i++) v.isl[i * ISL_SLOTS + ISL.volts] = this.power.islandVolts(i);
+    this.applyTimeline(0);
+    this.refreshPeriods();
+    v.ctlF[CTLF.epochStartPs] = 0;
+    v.ctlF[CTLF.epochEndPs] = this.nextEnd(0);
+  }
+
+  private refreshPeriods(): void {
+    const { chip, v } = this;
+    for (let core = 0; core < chip.topo.cores; core++) {
+      const tile = Math.floor(core / chip.topo.coresPerTile);
+      v.core[core * CORE_SLOTS + S.periodPs] = corePeriodPs(chip, v.tileDiv[tile]!);
+    }
+    for (let i = 0; i < chip.islands; i++) {
+      let d = 16;
+      for (let t = 0; t < chip.topo.tiles; t++) if (chip.islandOfTile[t] === i && v.tileDiv[t]! < d) d = v.tileDiv[t]!;
+      v.isl[i * ISL_SLOTS + ISL.divisor] = d;
+    }
+  }
+
+  /** Applies experiment timeline events due at or before t. */
+  private applyTimeline(t: number): boolean {
+    const { v, settings } = this;
+    let changed = false;
+    let next = v.ctl[CTL.timelineNext]!;
+    while (next < settings.timeline.length && settings.timeline[next]!.atPs <= t) {
+      const ev = settings.timeline[next]!;
+      for (const tile of ev.tiles) v.tileDiv[tile] = ev.divisor;
+      this.logEvent(ev.atPs, ev.kind, ev.target, ev.divisor);
+      next++;
+      changed = true;
+    }
+    v.ctl[CTL.timelineNext] = next;
+    return changed;
+  }
+
+  private logEvent(atPs: number, kind: number, target: number, value: number): void {
+    const v = this.v;
+    const n = v.ctl[CTL.eventsCount]!;
+    if (n >= EVENTS_CAP) return;
+    v.events.set([atPs, kind, target, value], n * 4);
+    v.ctl[CTL.eventsCount] = n + 1;
+  }
+
+  /** A live change requested by the host: applied now, at the epoch boundary `t`. */
+  private applyLive(t: number): boolean {
+    const v = this.v;
+    const seq = Atomics.load(v.ctl, CTL.liveSeq);
+    if (seq === v.ctl[CTL.liveAckSeq]) return false;
+    const kind = v.ctl[CTL.liveKind]!;
+    const target = v.ctl[CTL.liveTarget]!;
+    const value = v.ctl[CTL.liveValue]!;
+    const chip = this.chip;
+    if (kind === EVENT_ISLAND_DIVISOR && target >= 0 && target < chip.islands && chip.vf.has(value)) {
+      for (let tile = 0; tile < chip.topo.tiles; tile++) if (chip.islandOfTile[tile] === target) v.tileDiv[tile] = value;
+      this.logEvent(t, kind, target, value);
+    } else if (kind === EVENT_TILE_DIVISOR && target >= 0 && target < chip.topo.tiles && chip.vf.has(value)) {
+      v.tileDiv[target] = value;
+      this.logEvent(t, kind, target, value);
+    }
+    Atomics.store(v.ctl, CTL.liveAckSeq, seq);
+    return true;
+  }
+
+  private nextEnd(start: number): number {
+    const { settings, v } = this;
+    let end = start + settings.quantumPs;
+    const next = v.ctl[CTL.timelineNext]!;
+    if (next < settings.timeline.length) {
+      const at = settings.timeline[next]!.atPs;
+      if (at > start && at < end) end = at;
+    }
+    if (settings.stopAtPs < end && settings.stopAtPs > start) end = settings.stopAtPs;
+    return end;
+  }
+
+  private wake(core: number, atPs: number): void {
+    const c = this.v.core;
+    const b = core * CORE_SLOTS;
+    const blockedAt = c[b + S.blockedAtPs]!;
+    const t = Math.max(atPs, blockedAt);
+    c[b + C.stallWaitPs] += t - blockedAt;
+    c[b + C.clockPs] = t;
+    c[b + S.wakePs] = t;
+    c[b + C.state] = CoreState.Runnable;
+  }
+
+  private growSort(n: number): void {
+    if (n <= this.refs.length) return;
+    let size = this.refs.length;
+    while (size < n) size *= 2;
+    this.refs = new Float64Array(size);
+    this.times = new Float64Array(size);
+    this.order = new Uint32Array(size);
+  }
+
+  /** Runs the whole commit phase. Returns false when the run is over. */
+  commit(): boolean {
+    const { chip, v, settings } = this;
+    const cores = chip.topo.cores;
+    const c = v.core;
+    const startPs = v.ctlF[CTLF.epochStartPs]!;
+    const endPs = v.ctlF[CTLF.epochEndPs]!;
+    v.ctl[CTL.epoch]! += 1;
+
+    // failures first
+    for (let core = 0; core < cores; core++)
+      if (c[core * CORE_SLOTS + C.state] === CoreState.Failed) {
+        v.ctl[CTL.errorCore] = core;
+        v.ctl[CTL.status] = Status.Error;
+        return false;
+      }
+
+    // 1. weave
+    const delay = this.weaver.run(startPs, endPs);
+    for (let core = 0; core < cores; core++) {
+      const d = delay[core]!;
+      if (d === 0) continue;
+      const b = core * CORE_SLOTS;
+      if (c[b + C.state] === CoreState.Blocked) c[b + S.blockedAtPs] += d;
+      else c[b + C.clockPs] += d;
+    }
+
+    // 2. buffered writes, in (visible time, core, sequence) order
+    let n = 0;
+    for (let core = 0; core < cores; core++) n += c[core * CORE_SLOTS + S.logCount]!;
+    this.growSort(n);
+    const cap = v.layout.wlogCap;
+    let k = 0;
+    for (let core = 0; core < cores; core++) {
+      const count = c[core * CORE_SLOTS + S.logCount]!;
+      for (let i = 0; i < count; i++) {
+        const at = (core * cap + i) * WLOG_BYTES;
+        this.times[k] = v.wlogF[at >>> 3]!;
+        this.refs[k] = core * 1048576 + i;
+        k++;
+      }
+    }
+    const order = this.order.subarray(0, k);
+    for (let i = 0; i < k; i++) order[i] = i;
+    const times = this.times;
+    const refs = this.refs;
+    order.sort((a, b) => times[a]! - times[b]! || refs[a]! - refs[b]!);
+
+    // waiters by line
+    const waiters = new Map<number, number[]>();
+    for (let core = 0; core < cores; core++) {
+      const b = core * CORE_SLOTS;
+      if (c[b + C.state] !== CoreState.Blocked || c[b + C.blockedOn] !== BlockReason.Flag) continue;
+      c[b + S.waitCand] = 0;
+      const line = c[b + S.waitLine]!;
+      const list = waiters.get(line);
+      if (list) list.push(core);
+      else waiters.set(line, [core]);
+    }
+    const wlogBase = v.layout.off.wlog;
+    for (let i = 0; i < k; i++) {
+      const idx = order[i]!;
+      const core = Math.floor(refs[idx]! / 1048576);
+      const e = refs[idx]! - core * 1048576;
+      const at = (core * cap + e) * WLOG_BYTES;
+      const t = times[idx]!;
+      const lineId = v.wlogU[(at >>> 2) + 2]!;
+      const mask = v.wlogU[(at >>> 2) + 3]!;
+      const kind = v.wlogU[(at >>> 2) + 4]!;
+      if (kind === WLOG_TAS) {
+        const reg = lineId & 0x0fffffff;
+        const old = v.tas[reg]!;
+        v.tas[reg] = 1;
+        const b = core * CORE_SLOTS;
+        c[b + S.tasResult] = old;
+        this.wake(core, t + c[b + S.waitReadPs]!);
+      } else {
+        try {
+          writeCommittedLine(v, lineId, mask, this.lineBytes, wlogBase + at + 32);
+        } catch (err) {
+          this.error = (err as Error).message;
+          v.ctl[CTL.status] = Status.Error;
+          return false;
+        }
+      }
+      const list = waiters.get(lineId);
+      if (!list) continue;
+      for (const w of list) {
+        const b = w * CORE_SLOTS;
+        if (c[b + C.state] !== CoreState.Blocked) continue;
+        const tb = c[b + S.blockedAtPs]!;
+        if (c[b + S.waitCand] === 1 && t > tb) {
+          // it was already satisfied when the waiter looked at tb
+          this.wake(w, tb + c[b + S.waitReadPs]!);
+          continue;
+        }
+        readCommittedLine(v, lineId, this.line, 0);
+        const val = valueAt(this.line, c[b + S.waitOffset]!, c[b + S.waitSize]!);
+        const ok = compare(c[b + S.waitOp]!, val, c[b + S.waitValue]!);
+        if (ok) {
+          c[b + S.tasResult] = val;
+          if (t >= tb) this.wake(w, t + c[b + S.waitReadPs]!);
+          else c[b + S.waitCand] = 1;
+        } else if (t <= tb) c[b + S.waitCand] = 0;
+      }
+    }
+    for (const list of waiters.values())
+      for (const w of list) {
+        const b = w * CORE_SLOTS;
+        if (c[b + C.state] === CoreState.Blocked && c[b + S.waitCand] === 1) this.wake(w, c[b + S.blockedAtPs]! + c[b + S.waitReadPs]!);
+      }
+    for (let core = 0; core < cores; core++) {
+      c[core * CORE_SLOTS + S.logCount] = 0;
+      c[core * CORE_SLOTS + S.txnCount] = 0;
+    }
+
+    // 3. ideal barrier
+    let waiting = 0;
+    let finished = 0;
+    let live = 0;
+    let latest = 0;
+    for (const core of settings.participants) {
+      const b = core * CORE_SLOTS;
+      const st = c[b + C.state]!;
+      if (st === CoreState.Finished) finished++;
+      else {
+        live++;
+        if (st === CoreState.Blocked && c[b + C.blockedOn] === BlockReason.Barrier) {
+          waiting++;
+          latest = Math.max(latest, c[b + S.blockedAtPs]!);
+        }
+      }
+    }
+    if (waiting > 0 && waiting === live) {
+      if (finished > 0) return this.fail(`deadlock: ${finished} core(s) finished while ${waiting} wait at a barrier`);
+      for (const core of settings.participants) this.wake(core, latest);
+    }
+
+    // received totals from the message matrix
+    for (let j = 0; j < cores; j++) {
+      let msgs = 0;
+      let bytes = 0;
+      for (let i = 0; i < cores; i++) {
+        msgs += v.matrix[(i * cores + j) * 2]!;
+        bytes += v.matrix[(i * cores + j) * 2 + 1]!;
+      }
+      c[j * CORE_SLOTS + C.messagesReceived] = msgs;
+      c[j * CORE_SLOTS + C.bytesReceived] = bytes;
+    }
+
+    // 4. power, samples, timeline, live changes
+    this.power.account(startPs, endPs);
+    let ops = 0;
+    for (let core = 0; core < cores; core++) ops += c[core * CORE_SLOTS + C.loads]! + c[core * CORE_SLOTS + C.stores]!;
+    v.ctlF[CTLF.simOps] = ops;
+    v.ctlF[CTLF.simTimePs] = endPs;
+    if (endPs >= v.ctlF[CTLF.nextSamplePs]!) this.sample(endPs);
+    const changed = this.applyTimeline(endPs) || this.applyLive(endPs);
+    if (changed) this.refreshPeriods();
+
+    // 5. completion, deadlock, next epoch
+    let runnable = 0;
+    let minClock = Infinity;
+    let done = 0;
+    for (const core of settings.participants) {
+      const b = core * CORE_SLOTS;
+      const st = c[b + C.state]!;
+      if (st === CoreState.Finished) done++;
+      else if (st === CoreState.Runnable) {
+        runnable++;
+        minClock = Math.min(minClock, c[b + C.clockPs]!);
+      }
+    }
+    v.ctl[CTL.finishedCores] = done;
+    if (done === settings.participants.length) {
+      this.finalSample(endPs);
+      v.ctl[CTL.status] = Status.Done;
+      return false;
+    }
+    if (endPs >= settings.stopAtPs) {
+      this.finalSample(endPs);
+      v.ctl[CTL.status] = Status.Stopped;
+      return false;
+    }
+    if (runnable === 0) return this.fail(this.describeDeadlock());
+    let start = endPs;
+    const q = settings.quantumPs;
+    if (minClock >= start + q) {
+      // nobody can run before minClock: skip the empty epochs (on the quantum grid)
+      start = Math.floor(minClock / q) * q;
+      const next = v.ctl[CTL.timelineNext]!;
+      if (next < settings.timeline.length) start = Math.min(start, Math.max(endPs, settings.timeline[next]!.atPs));
+      start = Math.min(start, Math.max(endPs, v.ctlF[CTLF.nextSamplePs]!));
+      if (settings.stopAtPs < Infinity) start = Math.min(start, settings.stopAtPs);
+      if (start > endPs) this.power.account(endPs, start);
+      if (start >= v.ctlF[CTLF.nextSamplePs]!) this.sample(start);
+    }
+    v.ctlF[CTLF.epochStartPs] = start;
+    v.ctlF[CTLF.epochEndPs] = this.nextEnd(start);
+    return true;
+  }
+
+  private fail(message: string): false {
+    this.error = message;
+    this.v.ctl[CTL.status] = Status.Error;
+    return false;
+  }
+
+  describeDeadlock(): string {
+    const { v } = this;
+    const parts: string[] = [];
+    for (const core of this.settings.participants) {
+      const b = core * CORE_SLOTS;
+      if (v.core[b + C.state] !== CoreState.Blocked) continue;
+      const reason = BLOCK_REASON_NAMES[v.core[b + C.blockedOn]!] ?? 'unknown';
+      if (v.core[b + C.blockedOn] === BlockReason.Flag) {
+        const line = v.core[b + S.waitLine]!;
+        const space = line >>> SPACE_SHIFT;
+        parts.push(`core ${core} waits on a flag (space ${space}, line 0x${(line & 0x0fffffff).toString(16)}, offset ${v.core[b + S.waitOffset]})`);
+      } else parts.push(`core ${core} waits at a ${reason}`);
+      if (parts.length >= 8) break;
+    }
+    return `deadlock: no core can run (${parts.join('; ')})`;
+  }
+
+  /** Appends a telemetry sample for the interval since the previous one. */
+  sample(atPs: number): void {
+    const { chip, v } = this;
+    const L = v.layout;
+    let n = v.ctl[CTL.seriesCount]!;
+    if (n >= SERIES_CAP) {
+      // downsample in place: keep every second sample, double the interval
+      const stride = L.seriesStride;
+      for (let i = 0; i < SERIES_CAP / 2; i++) v.series.copyWithin(i * stride, (2 * i + 1) * stride, (2 * i + 2) * stride);
+      n = SERIES_CAP / 2;
+      v.ctl[CTL.seriesStrideLog]! += 1;
+      v.ctlF[CTLF.samplePs] = v.ctlF[CTLF.samplePs]! * 2;
+    }
+    const prevT = v.ctlF[CTLF.lastSamplePs]!;
+    const dt = Math.max(atPs - prevT, 1);
+    const o = n * L.seriesStride;
+    const s = v.series;
+    const energy = v.ctlF[CTLF.chipEnergyJ]!;
+    s[o] = atPs;
+    s[o + 1] = ((energy - v.ctlF[CTLF.seriesPrevEnergyJ]!) / dt) * 1e12;
+    let flits = 0;
+    for (let l = 0; l < chip.topo.links; l++) flits += v.links[l * LINK_SLOTS + LINK.flits]!;
+    s[o + 2] = ((flits - v.ctlF[CTLF.seriesPrevFlits]!) / dt) * 1e6; // flits per us
+    let p = o + 3;
+    for (let i = 0; i < chip.islands; i++) s[p++] = v.isl[i * ISL_SLOTS + ISL.powerW]!;
+    for (let m = 0; m < chip.controllers; m++) s[p++] = v.ctrl[m * CTRL_SLOTS + CTRL.requests]!;
+    for (let m = 0; m < chip.controllers; m++) s[p++] = v.ctrl[m * CTRL_SLOTS + CTRL.queueMax]!;
+    for (let core = 0; core < chip.topo.cores; core++) {
+      const b = core * CORE_SLOTS;
+      const busy = v.core[b + C.busyPs]!;
+      s[p++] = Math.min(1, Math.max(0, (busy - v.core[b + S.sampleBusyPs]!) / dt));
+      v.core[b + S.sampleBusyPs] = busy;
+    }
+    v.ctlF[CTLF.seriesPrevEnergyJ] = energy;
+    v.ctlF[CTLF.seriesPrevFlits] = flits;
+    v.ctlF[CTLF.lastSamplePs] = atPs;
+    v.ctl[CTL.seriesCount] = n + 1;
+    v.ctlF[CTLF.nextSamplePs] = atPs + v.ctlF[CTLF.samplePs]! - (atPs % v.ctlF[CTLF.samplePs]!);
+  }
+
+  private finalSample(atPs: number): void {
+    if (atPs > this.v.ctlF[CTLF.lastSamplePs]!) this.sample(atPs);
+  }
+}

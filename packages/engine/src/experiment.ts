@@ -1,0 +1,94 @@
+/**
+ * The experiment object: chip preset + overrides, workload + parameters, seed, quantum,
+ * stop condition and a timeline of parameter changes at simulated times. One versioned zod
+ * schema; it is what the UI edits, what a share link encodes and what the CLI runs.
+ * Parsing goes through `parseExperiment`, which migrates older versions first.
+ */
+import { z } from 'zod';
+
+export const EXPERIMENT_VERSION = 1;
+
+export const TimelineEventSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('island-divisor'),
+    atNs: z.number().nonnegative().describe('simulated time the change takes effect, ns'),
+    island: z.number().int().nonnegative(),
+    divisor: z.number().int().min(2).max(16),
+  }),
+  z.strictObject({
+    kind: z.literal('tile-divisor'),
+    atNs: z.number().nonnegative(),
+    tile: z.number().int().nonnegative(),
+    divisor: z.number().int().min(2).max(16),
+  }),
+]);
+export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
+
+const paramValue = z.union([z.number(), z.string(), z.boolean()]);
+
+export const ExperimentSchema = z.strictObject({
+  version: z.literal(EXPERIMENT_VERSION),
+  chip: z.strictObject({
+    preset: z.string().min(1),
+    overrides: z.record(z.string(), z.unknown()).default({}).describe('partial chip config merged over the preset'),
+  }),
+  workload: z.strictObject({
+    name: z.string().min(1),
+    params: z.record(z.string(), paramValue).default({}),
+  }),
+  seed: z.number().int().min(0).max(0xffffffff).default(1),
+  quantumNs: z.number().positive().max(1e6).default(1000).describe('epoch length in simulated ns'),
+  sampleIntervalNs: z.number().positive().default(10_000).describe('time-series sampling interval, simulated ns'),
+  stop: z
+    .strictObject({ maxTimeNs: z.number().positive().optional().describe('stop at this simulated time even if cores still run') })
+    .default({}),
+  timeline: z.array(TimelineEventSchema).default([]),
+});
+export type Experiment = z.infer<typeof ExperimentSchema>;
+export type ExperimentInput = z.input<typeof ExperimentSchema>;
+
+/** Migrations from older versions, keyed by the version they upgrade from. */
+const MIGRATIONS: Record<number, (old: Record<string, unknown>) => Record<string, unknown>> = {};
+
+export class ExperimentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExperimentError';
+  }
+}
+
+/** Formats zod issues as "path: message" lines. */
+export function formatIssues(error: z.ZodError, prefix = ''): string {
+  return error.issues
+    .map((i) => {
+      const path = [prefix, ...i.path.map(String)].filter(Boolean).join('.');
+      return (path ? path + ': ' : '') + i.message;
+    })
+    .join('\n');
+}
+
+/** Parses and migrates an experiment; throws ExperimentError naming every problem. */
+export function parseExperiment(input: unknown): Experiment {
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw new ExperimentError('experiment: expected a JSON object');
+  let obj = input as Record<string, unknown>;
+  const version = obj.version ?? EXPERIMENT_VERSION;
+  if (typeof version !== 'number' || !Number.isInteger(version))
+    throw new ExperimentError(`experiment.version: expected an integer, got ${JSON.stringify(version)}`);
+  if (version > EXPERIMENT_VERSION)
+    throw new ExperimentError(
+      `experiment.version: ${version} is newer than this lab understands (${EXPERIMENT_VERSION}); update the lab`,
+    );
+  for (let v = version; v < EXPERIMENT_VERSION; v++) {
+    const m = MIGRATIONS[v];
+    if (!m) throw new ExperimentError(`experiment.version: no migration from version ${v}`);
+    obj = m(obj);
+  }
+  const parsed = ExperimentSchema.safeParse({ ...obj, version: EXPERIMENT_VERSION });
+  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, 'experiment'));
+  return parsed.data;
+}
+
+export function defaultExperiment(workload = 'memtest', params: Record<string, number | string | boolean> = {}): Experiment {
+  return parseExperiment({ version: EXPERIMENT_VERSION, chip: { preset: 'scc' }, workload: { name: workload, params } });
+}

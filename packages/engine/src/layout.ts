@@ -1,0 +1,302 @@
+/**
+ * Layout of the simulation's shared memory. Two SharedArrayBuffers:
+ *  - `state`: control words, per-core slots, write and transaction logs, caches, MPBs,
+ *    test-and-set registers, the DRAM block table and all telemetry;
+ *  - `pool`: the host memory that backs simulated DRAM, handed out in 128 KB blocks on a
+ *    block's first committed write (reads of untouched DRAM return zero).
+ * Every offset is computed here, from the resolved chip and the log capacities, so every
+ * thread builds the same views. Regions are 8-byte aligned.
+ *
+ * Region map (state):
+ *   ctl      Int32 x CTL_INTS        generation, arrival counter, status, control requests
+ *   ctlF     Float64 x CTLF_SLOTS    epoch start/end, simulated time, next sample time
+ *   core     Float64 x cores x CORE_SLOTS   counters (vocabulary C) + scheduler fields (S)
+ *   wlog     per core WLOG_CAP x 64 B  buffered writes and test-and-set requests
+ *   txn      per core TXN_CAP x 32 B   memory transactions for the weave phase
+ *   l1/l2    per core tags Int32, lru Uint32, flags Uint8, data 32 B per slot
+ *   mpb      tiles x mpbBytes
+ *   tas      Int32 x registers
+ *   blocks   Int32 x controllers x 65536   DRAM block table (0 = untouched, else pool block + 1)
+ *   links    Float64 x links x LINK_SLOTS
+ *   ctrl     Float64 x controllers x CTRL_SLOTS
+ *   isl      Float64 x islands x ISL_SLOTS
+ *   tileDiv  Int32 x tiles           current divisor of each tile
+ *   matrix   Float64 x cores x cores x 2    messages, bytes (i -> j)
+ *   series   Float64 x SERIES_CAP x seriesStride
+ *   events   Float64 x EVENTS_CAP x 4     applied live changes (time, kind, target, value)
+ */
+import type { ResolvedChip } from './chip';
+import { CORE_COUNTERS } from './vocabulary';
+
+export const CTL = {
+  generation: 0,
+  arrived: 1,
+  status: 2, // Status
+  request: 3, // Request (written by the host, read at the barrier)
+  epoch: 4,
+  workers: 5,
+  errorCore: 6,
+  poolNext: 7, // next free pool block
+  seriesCount: 8,
+  eventsCount: 9,
+  liveSeq: 10, // sequence of the host's live-change request
+  liveKind: 11,
+  liveTarget: 12,
+  liveValue: 13,
+  liveAckSeq: 14,
+  seriesStrideLog: 15, // series samples are every 2^k sample intervals after downsampling
+  stepsLeft: 16,
+  timelineNext: 17, // index of the next experiment timeline event to apply
+  finishedCores: 18,
+} as const;
+export const CTL_INTS = 32;
+
+export const CTLF = {
+  epochStartPs: 0,
+  epochEndPs: 1,
+  simTimePs: 2,
+  nextSamplePs: 3,
+  lastSamplePs: 4,
+  stopAtPs: 5,
+  quantumPs: 6,
+  samplePs: 7,
+  chipEnergyJ: 8,
+  chipPowerW: 9,
+  simOps: 10, // loads + stores so far (progress display)
+  prevFlits: 11,
+  prevRequests: 12,
+  seriesPrevEnergyJ: 13,
+  seriesPrevFlits: 14,
+} as const;
+export const CTLF_SLOTS = 16;
+
+export const enum Status {
+  Running = 0,
+  Paused = 1,
+  Done = 2,
+  Error = 3,
+  Stopped = 4,
+}
+export const enum Request {
+  Run = 0,
+  Pause = 1,
+  Step = 2,
+  Stop = 3,
+}
+
+/** Scheduler fields of a core slot, after the counters. */
+export const S = {
+  wakePs: CORE_COUNTERS + 0, // when a blocked core was released (NaN while blocked)
+  blockedAtPs: CORE_COUNTERS + 1,
+  waitLine: CORE_COUNTERS + 2,
+  waitOffset: CORE_COUNTERS + 3,
+  waitSize: CORE_COUNTERS + 4,
+  waitOp: CORE_COUNTERS + 5,
+  waitValue: CORE_COUNTERS + 6,
+  waitCand: CORE_COUNTERS + 7, // commit-time candidate wake (internal)
+  sleepUntilPs: CORE_COUNTERS + 8,
+  pendingDelayPs: CORE_COUNTERS + 9, // queueing delay charged by the weave, applied next epoch
+  tasResult: CORE_COUNTERS + 10,
+  logCount: CORE_COUNTERS + 11,
+  txnCount: CORE_COUNTERS + 12,
+  barrierGroup: CORE_COUNTERS + 13,
+  participates: CORE_COUNTERS + 14,
+  periodPs: CORE_COUNTERS + 15,
+  epochStartClockPs: CORE_COUNTERS + 16,
+  prevBusyPs: CORE_COUNTERS + 17, // for power: busy/stall/wait at the previous commit
+  prevStallPs: CORE_COUNTERS + 18,
+  prevWaitPs: CORE_COUNTERS + 19,
+  prevClockPs: CORE_COUNTERS + 20,
+  powerW: CORE_COUNTERS + 21,
+  barrierCount: CORE_COUNTERS + 22,
+  waitReadPs: CORE_COUNTERS + 23, // cost of the final successful poll of a wait
+  sampleBusyPs: CORE_COUNTERS + 24,
+  sampleClockPs: CORE_COUNTERS + 25,
+} as const;
+export const CORE_SLOTS = CORE_COUNTERS + 32;
+
+/** Write-log entry (64 B): f64 visible time, u32 line id, u32 byte mask, u32 kind, u32 seq, 32 B data. */
+export const WLOG_BYTES = 64;
+export const WLOG_WRITE = 0;
+export const WLOG_TAS = 1;
+/** Transaction entry (32 B): f64 arrival at target, u32 target, u32 src tile, u32 flits, u32 count, f64 spacing ps. */
+export const TXN_BYTES = 32;
+export const TXN_TARGET_MPB = 0x10000; // target = controller, or TXN_TARGET_MPB | tile
+
+export const LINK_SLOTS = 4; // flits, epochFlits(scratch), busyPs, maxUtil
+export const CTRL_SLOTS = 8; // requests, reads, writes, lastFinishPs, queueMax, queueDelayPs, busyPs, epochReqs
+export const ISL_SLOTS = 4; // energyJ, powerW, divisor, volts
+export const SERIES_CAP = 2048;
+export const EVENTS_CAP = 1024;
+export const BLOCKS_PER_CTRL = 65536;
+export const BLOCK_BYTES = 128 * 1024;
+
+export interface Layout {
+  cores: number;
+  tiles: number;
+  links: number;
+  controllers: number;
+  islands: number;
+  wlogCap: number;
+  txnCap: number;
+  l1Slots: number;
+  l2Slots: number;
+  seriesStride: number;
+  stateBytes: number;
+  poolBytes: number;
+  off: {
+    ctl: number;
+    ctlF: number;
+    core: number;
+    wlog: number;
+    txn: number;
+    l1: number;
+    l2: number;
+    mpb: number;
+    tas: number;
+    blocks: number;
+    links: number;
+    ctrl: number;
+    isl: number;
+    tileDiv: number;
+    matrix: number;
+    series: number;
+    events: number;
+  };
+  l1Stride: number; // bytes per core
+  l2Stride: number;
+  mpbBytes: number;
+  tasRegs: number;
+}
+
+export interface LayoutOptions {
+  wlogCap?: number;
+  txnCap?: number;
+}
+
+/** Series record: t, chipW, islandW x islands, ctrlReqs x ctrls, ctrlQueue x ctrls, linkFlits, coreUtil x cores. */
+export function seriesStride(cores: number, islands: number, controllers: number): number {
+  return 3 + islands + 2 * controllers + cores;
+}
+
+function cacheStride(slots: number): number {
+  return slots * 8 + align8(slots) + slots * 32 + 8;
+}
+
+function align8(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}
+
+export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}): Layout {
+  const cores = chip.topo.cores;
+  const wlogCap = opts.wlogCap ?? 16384;
+  const txnCap = opts.txnCap ?? 8192;
+  const l1Slots = chip.l1d.sets * chip.l1d.ways;
+  const l2Slots = chip.l2 ? chip.l2.sets * chip.l2.ways : 0;
+  const stride = seriesStride(cores, chip.islands, chip.controllers);
+  let at = 0;
+  const take = (bytes: number): number => {
+    const o = at;
+    at = align8(at + bytes);
+    return o;
+  };
+  const l1Stride = cacheStride(l1Slots);
+  const l2Stride = cacheStride(l2Slots);
+  const off = {
+    ctl: take(32 * 4),
+    ctlF: take(CTLF_SLOTS * 8),
+    core: take(cores * CORE_SLOTS * 8),
+    wlog: take(cores * wlogCap * WLOG_BYTES),
+    txn: take(cores * txnCap * TXN_BYTES),
+    l1: take(cores * l1Stride),
+    l2: take(cores * l2Stride),
+    mpb: take(chip.topo.tiles * chip.mpbBytes),
+    tas: take(chip.tasRegisters * 4),
+    blocks: take(chip.controllers * BLOCKS_PER_CTRL * 4),
+    links: take(chip.topo.links * LINK_SLOTS * 8),
+    ctrl: take(chip.controllers * CTRL_SLOTS * 8),
+    isl: take(chip.islands * ISL_SLOTS * 8),
+    tileDiv: take(chip.topo.tiles * 4),
+    matrix: take(cores * cores * 2 * 8),
+    series: take(SERIES_CAP * stride * 8),
+    events: take(EVENTS_CAP * 4 * 8),
+  };
+  return {
+    cores,
+    tiles: chip.topo.tiles,
+    links: chip.topo.links,
+    controllers: chip.controllers,
+    islands: chip.islands,
+    wlogCap,
+    txnCap,
+    l1Slots,
+    l2Slots,
+    seriesStride: stride,
+    stateBytes: at,
+    poolBytes: Math.ceil(chip.poolBytes / BLOCK_BYTES) * BLOCK_BYTES,
+    off,
+    l1Stride,
+    l2Stride,
+    mpbBytes: chip.mpbBytes,
+    tasRegs: chip.tasRegisters,
+  };
+}
+
+/** Typed views over the shared buffers; one per thread, built from the same layout. */
+export interface Views {
+  layout: Layout;
+  state: SharedArrayBuffer;
+  pool: SharedArrayBuffer;
+  ctl: Int32Array;
+  ctlF: Float64Array;
+  core: Float64Array;
+  wlog: DataView;
+  wlogF: Float64Array;
+  wlogU: Uint32Array;
+  txnF: Float64Array;
+  txnU: Uint32Array;
+  mpb: Uint8Array;
+  tas: Int32Array;
+  blocks: Int32Array;
+  poolU8: Uint8Array;
+  links: Float64Array;
+  ctrl: Float64Array;
+  isl: Float64Array;
+  tileDiv: Int32Array;
+  matrix: Float64Array;
+  series: Float64Array;
+  events: Float64Array;
+}
+
+export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: SharedArrayBuffer): Views {
+  const o = layout.off;
+  const cores = layout.cores;
+  return {
+    layout,
+    state,
+    pool,
+    ctl: new Int32Array(state, o.ctl, 32),
+    ctlF: new Float64Array(state, o.ctlF, CTLF_SLOTS),
+    core: new Float64Array(state, o.core, cores * CORE_SLOTS),
+    wlog: new DataView(state, o.wlog, cores * layout.wlogCap * WLOG_BYTES),
+    wlogF: new Float64Array(state, o.wlog, (cores * layout.wlogCap * WLOG_BYTES) / 8),
+    wlogU: new Uint32Array(state, o.wlog, (cores * layout.wlogCap * WLOG_BYTES) / 4),
+    txnF: new Float64Array(state, o.txn, (cores * layout.txnCap * TXN_BYTES) / 8),
+    txnU: new Uint32Array(state, o.txn, (cores * layout.txnCap * TXN_BYTES) / 4),
+    mpb: new Uint8Array(state, o.mpb, layout.tiles * layout.mpbBytes),
+    tas: new Int32Array(state, o.tas, layout.tasRegs),
+    blocks: new Int32Array(state, o.blocks, layout.controllers * BLOCKS_PER_CTRL),
+    poolU8: new Uint8Array(pool),
+    links: new Float64Array(state, o.links, layout.links * LINK_SLOTS),
+    ctrl: new Float64Array(state, o.ctrl, layout.controllers * CTRL_SLOTS),
+    isl: new Float64Array(state, o.isl, layout.islands * ISL_SLOTS),
+    tileDiv: new Int32Array(state, o.tileDiv, layout.tiles),
+    matrix: new Float64Array(state, o.matrix, cores * cores * 2),
+    series: new Float64Array(state, o.series, SERIES_CAP * layout.seriesStride),
+    events: new Float64Array(state, o.events, EVENTS_CAP * 4),
+  };
+}
+
+export function allocateBuffers(layout: Layout): { state: SharedArrayBuffer; pool: SharedArrayBuffer } {
+  return { state: new SharedArrayBuffer(layout.stateBytes), pool: new SharedArrayBuffer(layout.poolBytes) };
+}

@@ -1,0 +1,89 @@
+/**
+ * Committed system memory: sparse DRAM per controller (128 KB blocks from a shared pool,
+ * allocated on a block's first committed write), one MPB per tile, test-and-set registers.
+ *
+ * Contract: during an epoch every thread only reads this state; only the committer writes
+ * it, between epochs, in (visible time, core, sequence) order. That is what makes reads
+ * deterministic. Units: bytes; lines are 32 B, named by line id (vocabulary.ts).
+ */
+import { BLOCK_BYTES, BLOCKS_PER_CTRL, CTL, type Views } from './layout';
+import { LINE_BYTES, MPB_TILE_SHIFT, SPACE_MPB, SPACE_SHIFT, SPACE_TAS } from './vocabulary';
+
+const LINES_PER_BLOCK_SHIFT = 12; // 4096 lines of 32 B = 128 KB
+
+export class PoolExhaustedError extends Error {}
+
+/** Byte offset of a line in the MPB region. */
+export function mpbByteOffset(v: Views, lineId: number): number {
+  const rel = lineId & 0x0fffffff;
+  const tile = rel >>> MPB_TILE_SHIFT;
+  return tile * v.layout.mpbBytes + ((rel & ((1 << MPB_TILE_SHIFT) - 1)) << 5);
+}
+
+/** Copies the committed 32 bytes of a line into dst[dstOff..]. */
+export function readCommittedLine(v: Views, lineId: number, dst: Uint8Array, dstOff: number): void {
+  const space = lineId >>> SPACE_SHIFT;
+  if (space === SPACE_MPB) {
+    const o = mpbByteOffset(v, lineId);
+    dst.set(v.mpb.subarray(o, o + LINE_BYTES), dstOff);
+    return;
+  }
+  if (space === SPACE_TAS) {
+    dst.fill(0, dstOff, dstOff + LINE_BYTES);
+    const val = v.tas[lineId & 0x0fffffff]!;
+    dst[dstOff] = val & 0xff;
+    return;
+  }
+  const line = lineId & 0x0fffffff;
+  const b = v.blocks[space * BLOCKS_PER_CTRL + (line >>> LINES_PER_BLOCK_SHIFT)]!;
+  if (b === 0) {
+    dst.fill(0, dstOff, dstOff + LINE_BYTES);
+    return;
+  }
+  const o = (b - 1) * BLOCK_BYTES + ((line & ((1 << LINES_PER_BLOCK_SHIFT) - 1)) << 5);
+  dst.set(v.poolU8.subarray(o, o + LINE_BYTES), dstOff);
+}
+
+/** Applies a masked line write to committed memory (committer only). */
+export function writeCommittedLine(v: Views, lineId: number, mask: number, src: Uint8Array, srcOff: number): void {
+  const space = lineId >>> SPACE_SHIFT;
+  let base: Uint8Array;
+  let o: number;
+  if (space === SPACE_MPB) {
+    base = v.mpb;
+    o = mpbByteOffset(v, lineId);
+  } else if (space === SPACE_TAS) {
+    v.tas[lineId & 0x0fffffff] = src[srcOff]!;
+    return;
+  } else {
+    const line = lineId & 0x0fffffff;
+    const bi = space * BLOCKS_PER_CTRL + (line >>> LINES_PER_BLOCK_SHIFT);
+    let b = v.blocks[bi]!;
+    if (b === 0) {
+      const next = v.ctl[CTL.poolNext]!;
+      if ((next + 1) * BLOCK_BYTES > v.poolU8.length)
+        throw new PoolExhaustedError(
+          `simulated DRAM pool exhausted (${v.poolU8.length / 1048576} MB touched); raise chip memory.poolBytes`,
+        );
+      v.ctl[CTL.poolNext] = next + 1;
+      b = next + 1;
+      v.blocks[bi] = b;
+    }
+    base = v.poolU8;
+    o = (b - 1) * BLOCK_BYTES + ((line & ((1 << LINES_PER_BLOCK_SHIFT) - 1)) << 5);
+  }
+  if (mask === -1 || mask === 0xffffffff) {
+    base.set(src.subarray(srcOff, srcOff + LINE_BYTES), o);
+    return;
+  }
+  for (let i = 0; i < LINE_BYTES; i++) if ((mask >>> i) & 1) base[o + i] = src[srcOff + i]!;
+}
+
+/** Reads a little-endian value of `size` bytes (1, 2, 4 unsigned; 8 = float64) from 32 line bytes. */
+export function valueAt(bytes: Uint8Array, off: number, size: number): number {
+  if (size === 1) return bytes[off]!;
+  if (size === 2) return bytes[off]! | (bytes[off + 1]! << 8);
+  if (size === 4) return (bytes[off]! | (bytes[off + 1]! << 8) | (bytes[off + 2]! << 16) | (bytes[off + 3]! << 24)) >>> 0;
+  const dv = new DataView(bytes.buffer as ArrayBuffer, bytes.byteOffset + off, 8);
+  return dv.getFloat64(0, true);
+}

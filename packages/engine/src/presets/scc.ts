@@ -1,0 +1,111 @@
+/**
+ * Intel Single-chip Cloud Computer, as in ../shared/reference/scc.md section 1.
+ * (seed) = from the papers, (doc) = vendor documentation, (derived) = arithmetic on those,
+ * (model) = an assumption of this lab, chosen and documented here.
+ */
+import type { ChipConfig } from '../chip-schema';
+
+/** V/f pairs (seed): divisor 2: 800 MHz at 1.1 V; 3: 533 MHz at 0.8 V; 4: 400 MHz at 0.7 V; 5..16 at 0.6 V. */
+const vf = [
+  [2, 800, 1.1],
+  [3, 533, 0.8],
+  [4, 400, 0.7],
+  [5, 320, 0.6],
+  [6, 266, 0.6],
+  [7, 228, 0.6],
+  [8, 200, 0.6],
+  [9, 178, 0.6],
+  [10, 160, 0.6],
+  [11, 145, 0.6],
+  [12, 133, 0.6],
+  [13, 123, 0.6],
+  [14, 114, 0.6],
+  [15, 106, 0.6],
+  [16, 100, 0.6],
+].map(([divisor, freqMHz, volts]) => ({ divisor: divisor!, freqMHz: freqMHz!, volts: volts! }));
+
+/** 6 core voltage islands of 2 x 2 tiles (doc). */
+function islands2x2(width: number, height: number): number[][] {
+  const out: number[][] = [];
+  for (let by = 0; by < height; by += 2)
+    for (let bx = 0; bx < width; bx += 2) {
+      const list: number[] = [];
+      for (let y = by; y < Math.min(by + 2, height); y++)
+        for (let x = bx; x < Math.min(bx + 2, width); x++) list.push(y * width + x);
+      out.push(list);
+    }
+  return out;
+}
+
+/*
+ * Power calibration (derived). Seed: 31.6 W with one communicating pair and 46 idle cores,
+ * 50.8 W with all 48 active, linear in active cores, at 533/800/800 (0.8 V).
+ *   active - idle per core = C V^2 f (1 - idleActivity) = (50.8 - 31.6) / 46 = 0.41739 W
+ *   with idleActivity 0.25, V = 0.8, f = 533.33 MHz: C = 0.41739 / 0.75 / 0.64 / 533.33e6 = 1.6304e-9 F
+ *   per-core leakage (model): 0.125 W/V -> 0.1 W at 0.8 V
+ *   mesh (model): 2.0e-9 F at 1.1 V, 800 MHz -> 1.936 W
+ *   uncore static = 31.6 - [2 (0.55652 + 0.1) + 46 (0.13913 + 0.1) + 1.936] = 17.371 W
+ * Flit and controller energies (model) are small and add on top with traffic.
+ */
+const coreCapacitanceF = 0.417391304 / 0.75 / 0.64 / (1600e6 / 3);
+const uncoreStaticW = 31.6 - (2 * (0.556522 + 0.1) + 46 * (0.139130 + 0.1) + 2.0e-9 * 1.1 * 1.1 * 800e6);
+
+export const sccPreset: ChipConfig = {
+  name: 'Intel SCC',
+  mesh: { width: 6, height: 4, hopMeshCycles: 4 /* seed: 4 x n x 2 mesh cycles */, flitBytes: 16 /* doc */ },
+  coresPerTile: 2, // seed
+  caches: {
+    // seed: 16 KB I + 16 KB D (one seed says 8 + 8); ways and hit latency (doc)
+    l1i: { sizeBytes: 16384, ways: 4, lineBytes: 32, hitCycles: 1, writePolicy: 'write-through', allocateOnWrite: false },
+    l1d: { sizeBytes: 16384, ways: 4, lineBytes: 32, hitCycles: 1, writePolicy: 'write-through', allocateOnWrite: false },
+    // seed: 256 KB unified, private, write-back, no write-allocate; ~18 cycles hit (doc)
+    l2: { sizeBytes: 262144, ways: 4, lineBytes: 32, hitCycles: 18, writePolicy: 'write-back', allocateOnWrite: false },
+  },
+  l2Enabled: true,
+  missesInFlight: 2, // seed
+  writeCombineBytes: 32, // seed: one 32 B line
+  mpb: { bytesPerTile: 16384 /* seed */, localAccessCycles: 15 /* doc */, remoteAccessCycles: 45 /* doc */ },
+  memory: {
+    // doc: (0,0), (5,0), (0,2), (5,2); one seed paper writes (5,3) for the last one
+    controllers: [
+      { x: 0, y: 0 },
+      { x: 5, y: 0 },
+      { x: 0, y: 2 },
+      { x: 5, y: 2 },
+    ],
+    coreOverheadCycles: 40, // seed: 40 core cycles + 4 x n x 2 mesh cycles + 46 memory cycles
+    accessMemCycles: 46, // seed
+    serviceMemCycles: 16, // model: 32 B every 20 ns at 800 MHz = 1.6 GB/s per controller
+    poolBytes: 256 * 1024 * 1024, // model: host memory backing the sparse DRAM
+  },
+  clocks: { baseMHz: 1600, divisor: 3, meshMHz: 800, memoryMHz: 800 }, // seed: 533/800/800
+  islands: { tiles: islands2x2(6, 4), vf },
+  power: {
+    coreCapacitanceF,
+    coreLeakageWPerV: 0.125,
+    idleActivity: 0.25,
+    stallActivity: 0.5,
+    waitActivity: 1.0, // a core polling a flag executes instructions
+    meshCapacitanceF: 2.0e-9,
+    meshVolts: 1.1,
+    flitEnergyPJ: 10,
+    controllerAccessEnergyNJ: 1,
+    uncoreStaticW,
+  },
+  lut: {
+    privatePages: 41, // seed-like: 41 x 16 MB private per core
+    sharedBasePage: 0x80,
+    sharedPages: 60, // scc.md 7: four groups of 15 entries, one per controller
+    sharedGroupPages: 15,
+    mpbBasePage: 0xc0,
+  },
+  testAndSetRegisters: 48, // seed: one per core
+};
+
+export const PRESETS: Record<string, { chip: ChipConfig; description: string; source: string }> = {
+  scc: {
+    chip: sccPreset,
+    description: 'Intel SCC: 48 P54C cores on a 6x4 mesh, 16 KB MPB per tile, no cache coherence, 533/800/800',
+    source: '../shared/reference/scc.md section 1',
+  },
+};

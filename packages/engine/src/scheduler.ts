@@ -1,0 +1,139 @@
+/**
+ * The scheduler: the epoch loop every worker runs over the cores it owns.
+ *
+ * Algorithm (deterministic parallel simulation with a quantum Q):
+ *   loop:
+ *     run phase: for each owned runnable core, resume its program until its clock passes the
+ *       epoch end, it blocks, or it finishes. Reads see committed memory + the core's own
+ *       writes; writes go to the core's log with their visible time.
+ *     barrier: Atomics.add on the arrival counter. The last worker to arrive runs the commit
+ *       phase (commit.ts), then bumps the generation word and notifies; the others
+ *       Atomics.wait on it. Pause/step requests from the host are honoured there.
+ * Nothing a core can observe depends on the order in which cores run inside an epoch, on
+ * which thread runs a core, or on which worker commits; hence identical results for any
+ * host CPU count and any cores-per-worker packing.
+ */
+import { Committer, type RunSettings } from './commit';
+import type { ResolvedChip } from './chip';
+import { Core, type Row } from './core';
+import { CORE_SLOTS, CTL, CTLF, Request, Status, type Views } from './layout';
+import { C, CoreState, YIELD_BLOCKED, type Sim } from './vocabulary';
+import type { AnyWorkload, WorkloadContext } from './workload';
+
+export interface OwnedCore {
+  core: Core;
+  program: Sim<void> | null;
+}
+
+export interface WorkerRunResult {
+  rows: { core: number; rows: Row[] }[];
+  error: string | null;
+}
+
+export class CoreRunner {
+  readonly owned: OwnedCore[] = [];
+  private readonly v: Views;
+  readonly committer: Committer;
+  error: string | null = null;
+
+  constructor(
+    chip: ResolvedChip,
+    v: Views,
+    settings: RunSettings,
+    workload: AnyWorkload,
+    params: unknown,
+    seed: number,
+    coreIds: number[],
+  ) {
+    this.v = v;
+    this.committer = new Committer(chip, v, settings);
+    const ctx: WorkloadContext = { chip, seed, participants: settings.participants };
+    const participates = new Set(settings.participants);
+    for (const id of coreIds) {
+      const core = new Core(id, chip, v, seed);
+      this.owned.push({ core, program: participates.has(id) ? workload.program(core, params, ctx) : null });
+    }
+  }
+
+  /** Runs the owned cores for the current epoch. */
+  runEpoch(): void {
+    const v = this.v;
+    const end = v.ctlF[CTLF.epochEndPs]!;
+    for (const o of this.owned) {
+      const b = o.core.id * CORE_SLOTS;
+      if (v.core[b + C.state] !== CoreState.Runnable || !o.program) continue;
+      const core = o.core;
+      core.beginRun(end);
+      try {
+        while (core.now < end) {
+          const r = o.program.next();
+          if (r.done) {
+            core.finish();
+            o.program = null;
+            break;
+          }
+          if (r.value === YIELD_BLOCKED) break;
+        }
+      } catch (err) {
+        v.core[b + C.state] = CoreState.Failed;
+        o.program = null;
+        const msg = err instanceof Error ? err.message : String(err);
+        this.error = msg.startsWith('core ') ? msg : `core ${core.id}: ${msg}`;
+      }
+      core.endRun();
+    }
+  }
+
+  /**
+   * The whole loop for one worker among `workers`. Blocks (Atomics.wait) between epochs, so
+   * it must run on a worker thread unless workers === 1. Returns when the run is over.
+   */
+  loop(workers: number): void {
+    const ctl = this.v.ctl;
+    for (;;) {
+      const gen = Atomics.load(ctl, CTL.generation);
+      if (Atomics.load(ctl, CTL.status) !== Status.Running) break;
+      this.runEpoch();
+      if (Atomics.add(ctl, CTL.arrived, 1) + 1 === workers) {
+        Atomics.store(ctl, CTL.arrived, 0);
+        let more = this.committer.commit();
+        if (more) more = this.honourRequests();
+        Atomics.store(ctl, CTL.generation, gen + 1);
+        Atomics.notify(ctl, CTL.generation);
+        if (!more) break;
+      } else {
+        while (Atomics.load(ctl, CTL.generation) === gen) Atomics.wait(ctl, CTL.generation, gen);
+      }
+    }
+  }
+
+  /** Pause, step and stop requests from the host, at an epoch boundary. */
+  private honourRequests(): boolean {
+    const ctl = this.v.ctl;
+    for (;;) {
+      const req = Atomics.load(ctl, CTL.request);
+      if (req === Request.Stop) {
+        Atomics.store(ctl, CTL.status, Status.Stopped);
+        return false;
+      }
+      if (req === Request.Step) {
+        Atomics.store(ctl, CTL.request, Request.Pause);
+        Atomics.store(ctl, CTL.status, Status.Running);
+        return true;
+      }
+      if (req !== Request.Pause) {
+        Atomics.store(ctl, CTL.status, Status.Running);
+        return true;
+      }
+      Atomics.store(ctl, CTL.status, Status.Paused);
+      Atomics.wait(ctl, CTL.request, Request.Pause);
+    }
+  }
+
+  result(): WorkerRunResult {
+    return {
+      rows: this.owned.map((o) => ({ core: o.core.id, rows: o.core.rows })),
+      error: this.error ?? this.committer.error,
+    };
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * The driver: experiment -> prepared run -> shared buffers -> workers -> results.
+ *
+ * Data flow
+ *   Experiment (experiment.ts) --prepareRun--> ResolvedChip + workload params + RunSettings
+ *   + Layout; the driver allocates the shared buffers and initialises them (Committer.initState),
+ *   then starts ceil(cores / coresPerWorker) workers through a HostAdapter. Each worker gets
+ *   the experiment, the buffers and its core ids, re-derives the same plan (workerMain) and runs
+ *   the epoch loop (scheduler.ts). The driver never blocks: it reads progress and telemetry
+ *   straight from the shared buffer and collects each worker's rows when it ends.
+ * Host adapters are thin: workers/node-host.ts (worker_threads), workers/browser-host.ts (Web
+ * Workers), and the inline host here (all cores on the calling thread, for tests).
+ */
+import { chipConfig, resolveChip, type ResolvedChip } from './chip';
+import { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR, type RunSettings } from './commit';
+import type { Row } from './core';
+import { ExperimentError, formatIssues, parseExperiment, type Experiment } from './experiment';
+import { allocateBuffers, computeLayout, CTL, CTLF, makeViews, Request, Status, type Layout, type LayoutOptions, type Views } from './layout';
+import { buildResults, type Results } from './results';
+import { CoreRunner, type WorkerRunResult } from './scheduler';
+import { PS_PER_NS } from './units';
+import type { AnyWorkload, WorkloadRegistry } from './workload';
+import { WorkloadParamError } from './workload';
+import { Committer } from './commit';
+
+export interface PreparedRun {
+  experiment: Experiment;
+  chip: ResolvedChip;
+  workload: AnyWorkload;
+  params: Record<string, unknown>;
+  settings: RunSettings;
+  layout: Layout;
+}
+
+export function findWorkload(registry: WorkloadRegistry, name: string): AnyWorkload {
+  const w = registry[name];
+  if (!w) throw new ExperimentError(`workload.name: unknown workload "${name}" (known: ${Object.keys(registry).join(', ')})`);
+  return w;
+}
+
+/** Validates everything about an experiment and derives the plain values of a run. */
+export function prepareRun(input: unknown, registry: WorkloadRegistry, layoutOpts: LayoutOptions = {}): PreparedRun {
+  const experiment = parseExperiment(input);
+  const chip = resolveChip(chipConfig(experiment.chip.preset, experiment.chip.overrides));
+  const workload = findWorkload(registry, experiment.workload.name);
+  const parsed = workload.params.safeParse(experiment.workload.params);
+  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, `workload.params (${workload.name})`));
+  const params = parsed.data as Record<string, unknown>;
+  let participants: number[];
+  try {
+    participants = workload.participants(params, chip);
+  } catch (err) {
+    if (err instanceof WorkloadParamError) throw new ExperimentError(`workload.params (${workload.name}): ${err.message}`);
+    throw err;
+  }
+  for (const c of participants)
+    if (!Number.isInteger(c) || c < 0 || c >= chip.topo.cores)
+      throw new ExperimentError(`workload.params (${workload.name}): core ${c} is beyond the chip's ${chip.topo.cores} cores`);
+  participants = [...new Set(participants)].sort((a, b) => a - b);
+  const timeline = experiment.timeline.map((ev, i) => {
+    if (ev.kind === 'island-divisor') {
+      if (ev.island >= chip.islands)
+        throw new ExperimentError(`timeline.${i}.island: island ${ev.island} does not exist (the chip has ${chip.islands})`);
+      const tiles: number[] = [];
+      for (let t = 0; t < chip.topo.tiles; t++) if (chip.islandOfTile[t] === ev.island) tiles.push(t);
+      return { atPs: Math.round(ev.atNs * PS_PER_NS), tiles, divisor: ev.divisor, kind: EVENT_ISLAND_DIVISOR, target: ev.island };
+    }
+    if (ev.tile >= chip.topo.tiles)
+      throw new ExperimentError(`timeline.${i}.tile: tile ${ev.tile} does not exist (the chip has ${chip.topo.tiles})`);
+    return { atPs: Math.round(ev.atNs * PS_PER_NS), tiles: [ev.tile], divisor: ev.divisor, kind: EVENT_TILE_DIVISOR, target: ev.tile };
+  });
+  for (const [i, ev] of timeline.entries())
+    if (!chip.vf.has(ev.divisor)) throw new ExperimentError(`timeline.${i}.divisor: ${ev.divisor} has no V/f table entry`);
+  timeline.sort((a, b) => a.atPs - b.atPs);
+  const settings: RunSettings = {
+    quantumPs: Math.round(experiment.quantumNs * PS_PER_NS),
+    samplePs: Math.round(experiment.sampleIntervalNs * PS_PER_NS),
+    stopAtPs: experiment.stop.maxTimeNs !== undefined ? Math.round(experiment.stop.maxTimeNs * PS_PER_NS) : Infinity,
+    timeline,
+    participants,
+  };
+  return { experiment, chip, workload, params, settings, layout: computeLayout(chip, layoutOpts) };
+}
+
+/** What a worker receives. Plain data (structured-clonable). */
+export interface WorkerInit {
+  experiment: Experiment;
+  layoutOpts: LayoutOptions;
+  state: SharedArrayBuffer;
+  pool: SharedArrayBuffer;
+  coreIds: number[];
+  workers: number;
+}
+
+/** The body of every worker (and of the inline host): run the loop, return rows. */
+export function workerMain(init: WorkerInit, registry: WorkloadRegistry): WorkerRunResult {
+  const run = prepareRun(init.experiment, registry, init.layoutOpts);
+  const views = makeViews(run.layout, init.state, init.pool);
+  const runner = new CoreRunner(run.chip, views, run.settings, run.workload, run.params, run.experiment.seed, init.coreIds);
+  runner.loop(init.workers);
+  return runner.result();
+}
+
+export interface HostAdapter {
+  /** Starts a worker that runs workerMain(init) and resolves with its result. */
+  startWorker(init: WorkerInit): Promise<WorkerRunResult>;
+  /** Wall clock in ms (host timing only; never reaches simulated state). */
+  wallMs(): number;
+  /** Stops every worker (after a failure). */
+  terminateAll?(): void;
+  name: string;
+}
+
+export interface SimulationOptions {
+  coresPerWorker?: number;
+  layout?: LayoutOptions;
+}
+
+export interface Progress {
+  status: 'running' | 'paused' | 'done' | 'error' | 'stopped';
+  simTimePs: number;
+  epoch: number;
+  finishedCores: number;
+  participants: number;
+  simOps: number;
+  wallMs: number;
+}
+
+const STATUS_NAMES: Progress['status'][] = ['running', 'paused', 'done', 'error', 'stopped'];
+
+export class SimulationFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SimulationFailed';
+  }
+}
+
+/** One run of one experiment. */
+export class Simulation {
+  readonly run: PreparedRun;
+  readonly views: Views;
+  readonly workers: number;
+  readonly coresPerWorker: number;
+  private readonly registry: WorkloadRegistry;
+  private readonly layoutOpts: LayoutOptions;
+  private startedAt = 0;
+  private endedAt = 0;
+  private liveSeq = 0;
+
+  constructor(input: unknown, registry: WorkloadRegistry, opts: SimulationOptions = {}) {
+    this.registry = registry;
+    this.layoutOpts = opts.layout ?? {};
+    this.run = prepareRun(input, registry, this.layoutOpts);
+    const cores = this.run.chip.topo.cores;
+    const cpw = opts.coresPerWorker ?? 1;
+    if (!Number.isInteger(cpw) || cpw < 1) throw new ExperimentError(`coresPerWorker: expected a positive integer, got ${cpw}`);
+    this.coresPerWorker = Math.min(cpw, cores);
+    this.workers = Math.ceil(cores / this.coresPerWorker);
+    const { state, pool } = allocateBuffers(this.run.layout);
+    this.views = makeViews(this.run.layout, state, pool);
+    new Committer(this.run.chip, this.views, this.run.settings).initState();
+  }
+
+  private inits(workers: number, cpw: number): WorkerInit[] {
+    const cores = this.run.chip.topo.cores;
+    const out: WorkerInit[] = [];
+    for (let w = 0; w < workers; w++) {
+      const coreIds: number[] = [];
+      for (let c = w * cpw; c < Math.min(cores, (w + 1) * cpw); c++) coreIds.push(c);
+      out.push({ experiment: this.run.experiment, layoutOpts: this.layoutOpts, state: this.views.state, pool: this.views.pool, coreIds, workers });
+    }
+    return out;
+  }
+
+  /** Runs on worker threads through `host`; resolves with the results. */
+  async start(host: HostAdapter): Promise<Results> {
+    this.startedAt = host.wallMs();
+    const inits = this.inits(this.workers, this.coresPerWorker);
+    let results: WorkerRunResult[];
+    try {
+      results = await Promise.all(inits.map((i) => host.startWorker(i)));
+    } catch (err) {
+      host.terminateAll?.();
+      throw err;
+    }
+    this.endedAt = host.wallMs();
+    return this.finish(results, host.name);
+  }
+
+  /** Runs every core on the calling thread (blocking). Same results as any worker layout. */
+  runInline(wallMs: () => number = () => 0): Results {
+    this.startedAt = wallMs();
+    const [init] = this.inits(1, this.run.chip.topo.cores);
+    const result = workerMain(init!, this.registry);
+    this.endedAt = wallMs();
+    return this.finish([result], 'inline');
+  }
+
+  private finish(results: WorkerRunResult[], hostName: string): Results {
+    const status = Atomics.load(this.views.ctl, CTL.status);
+    const errors = results.map((r) => r.error).filter((e): e is string => !!e);
+    if (status === Status.Error || errors.length > 0) {
+      throw new SimulationFailed(errors.sort()[0] ?? 'the simulation failed');
+    }
+    const rows: Row[] = [];
+    for (const r of results.flatMap((x) => x.rows).sort((a, b) => a.core - b.core)) rows.push(...r.rows);
+    return buildResults(this.run, this.views, rows, {
+      wallMs: this.endedAt - this.startedAt,
+      workers: hostName === 'inline' ? 1 : this.workers,
+      coresPerWorker: hostName === 'inline' ? this.run.chip.topo.cores : this.coresPerWorker,
+      host: hostName,
+      stopped: status === Status.Stopped,
+    });
+  }
+
+  // ---- live control (the host thread never waits) ----
+
+  progress(wallMs = 0): Progress {
+    const v = this.views;
+    return {
+      status: STATUS_NAMES[Atomics.load(v.ctl, CTL.status)] ?? 'running',
+      simTimePs: v.ctlF[CTLF.simTimePs]!,
+      epoch: v.ctl[CTL.epoch]!,
+      finishedCores: v.ctl[CTL.finishedCores]!,
+      participants: this.run.settings.participants.length,
+      simOps: v.ctlF[CTLF.simOps]!,
+      wallMs: wallMs - this.startedAt,
+    };
+  }
+
+  private request(r: Request): void {
+    Atomics.store(this.views.ctl, CTL.request, r);
+    Atomics.notify(this.views.ctl, CTL.request);
+  }
+  pause(): void {
+    this.request(Request.Pause);
+  }
+  resume(): void {
+    this.request(Request.Run);
+  }
+  step(): void {
+    this.request(Request.Step);
+  }
+  stop(): void {
+    this.request(Request.Stop);
+  }
+
+  /** Asks for an island's divisor to change at the next epoch boundary (lands in the events log). */
+  setIslandDivisor(island: number, divisor: number): void {
+    const chip = this.run.chip;
+    if (!Number.isInteger(island) || island < 0 || island >= chip.islands)
+      throw new ExperimentError(`island ${island} does not exist (0..${chip.islands - 1})`);
+    if (!chip.vf.has(divisor)) throw new ExperimentError(`divisor ${divisor} has no V/f table entry`);
+    const ctl = this.views.ctl;
+    ctl[CTL.liveKind] = EVENT_ISLAND_DIVISOR;
+    ctl[CTL.liveTarget] = island;
+    ctl[CTL.liveValue] = divisor;
+    Atomics.store(ctl, CTL.liveSeq, ++this.liveSeq);
+  }
+
+  /** Live changes applied so far, as experiment timeline events. */
+  appliedEvents(): Experiment['timeline'] {
+    const v = this.views;
+    const out: Experiment['timeline'] = [];
+    const n = v.ctl[CTL.eventsCount]!;
+    for (let i = 0; i < n; i++) {
+      const [at, kind, target, value] = [v.events[i * 4]!, v.events[i * 4 + 1]!, v.events[i * 4 + 2]!, v.events[i * 4 + 3]!];
+      if (kind === EVENT_ISLAND_DIVISOR) out.push({ kind: 'island-divisor', atNs: at / PS_PER_NS, island: target, divisor: value });
+      else out.push({ kind: 'tile-divisor', atNs: at / PS_PER_NS, tile: target, divisor: value });
+    }
+    return out;
+  }
+}

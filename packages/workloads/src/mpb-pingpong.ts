@@ -1,0 +1,57 @@
+/**
+ * mpb-pingpong: two cores bounce a payload and a flag through the MPB. Core 0 writes the
+ * payload into its partner's MPB half, then a sequence flag after it; the partner waits for
+ * the flag, invalidates its MPBT lines (CL1INVMB), reads the payload from its own MPB and
+ * answers the same way. Rows {hops, bytes, roundTripNs} (mean over the iterations).
+ */
+import { z } from 'zod';
+import { DUE, WorkloadParamError, type Core, type ResolvedChip, type WorkloadDef } from '@manycore/engine';
+import { coreAtHopsFromCore } from './placement';
+
+const Params = z.strictObject({
+  hops: z.number().int().min(0).default(1).describe('mesh hops between the two cores'),
+  bytes: z.number().int().min(0).max(8160).default(32).describe('payload per message, bytes (at most 8 KB - one flag line)'),
+  iterations: z.number().int().min(1).max(100_000).default(16),
+});
+type P = z.infer<typeof Params>;
+
+function partner(p: P, chip: ResolvedChip): number {
+  const c = coreAtHopsFromCore(chip, 0, p.hops);
+  if (c < 0) throw new WorkloadParamError(`no core is ${p.hops} hops from core 0 on this chip`);
+  return c;
+}
+
+const FLAG_OFFSET = 8160; // the last 32 B line of the 8 KB half
+
+export const mpbPingpong: WorkloadDef<P> = {
+  name: 'mpb-pingpong',
+  title: 'MPB ping-pong',
+  description: 'Two cores bounce a flag and a payload through the message-passing buffers; round trip grows with hops and payload.',
+  params: Params,
+  participants: (p, chip) => [0, partner(p, chip)],
+  *program(core: Core, p: P) {
+    const other = core.id === 0 ? partner(p, core.chip) : 0;
+    const payload = new Uint8Array(Math.max(p.bytes, 1));
+    const t0 = core.now;
+    for (let i = 1; i <= p.iterations; i++) {
+      const first = core.id === 0;
+      if (!first) {
+        yield* core.waitUntil(core.mpbOf(core.id, FLAG_OFFSET), '==', i);
+        core.invalidateMpbt();
+        core.readRange(core.mpbOf(core.id), p.bytes, payload);
+      }
+      payload.fill(i & 0xff);
+      core.writeRange(core.mpbOf(other), p.bytes, payload);
+      core.store32(core.mpbOf(other, FLAG_OFFSET), i);
+      core.countMessage(other, p.bytes);
+      if (first) {
+        yield* core.waitUntil(core.mpbOf(core.id, FLAG_OFFSET), '==', i);
+        core.invalidateMpbt();
+        core.readRange(core.mpbOf(core.id), p.bytes, payload);
+        if (p.bytes > 0 && payload[0] !== (i & 0xff)) throw new Error(`payload corrupted in iteration ${i}`);
+      }
+      if (core.due()) yield DUE;
+    }
+    if (core.id === 0) core.report({ hops: p.hops, bytes: p.bytes, roundTripNs: (core.now - t0) / p.iterations / 1000 });
+  },
+};
