@@ -508,7 +508,6 @@ export class Core {
   private loadMiss(key: number): number {
     const c = this.c;
     const cb = this.cb;
-    let s: number;
     c[cb + C.l1Misses] += 1;
     if ((this.tAttrs & ATTR_MPBT) !== 0) {
       this.drainWcb();
@@ -529,8 +528,7 @@ export class Core {
     }
     this.memRead(this.bulk, 0, LINE_BYTES, STALL_L2_MISS);
     if (l2) this.fillL2(key, this.bulk, 0);
-    s = this.fillL1(key, this.bulk, 0, 0);
-    return s;
+    return this.fillL1(key, this.bulk, 0, 0);
   }
 
   /**

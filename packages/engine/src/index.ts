@@ -16,3 +16,4 @@ export { PRESETS, sccPreset } from './presets/scc';
 export { CTRL, LINK } from './weave';
 export { ISL } from './power';
 export { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR } from './commit';
+export type { WorkerRunResult } from './scheduler';
