@@ -242,8 +242,8 @@ export function buildResults(
     messageMatrix: { messages, bytes },
     events,
   };
-  const summarized = run.workload.summarize ? run.workload.summarize(reported, run.params as never, chip) : reported;
-  const extra = run.workload.extra ? run.workload.extra(reported, run.params as never, chip) : {};
+  const summarized = run.workload.summarize ? run.workload.summarize(reported, run.params as never, chip, simulated) : reported;
+  const extra = run.workload.extra ? run.workload.extra(reported, run.params as never, chip, simulated) : {};
   const workload = { name: run.workload.name, params: run.params, rows: summarized, ...extra };
   const digest = digestOf({ simulated, series, workload });
   const wallS = Math.max(host.wallMs, 1) / 1000;

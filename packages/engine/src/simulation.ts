@@ -11,7 +11,7 @@
  * Host adapters are thin: workers/node-host.ts (worker_threads), workers/browser-host.ts (Web
  * Workers), and the inline host here (all cores on the calling thread, for tests).
  */
-import { chipConfig, resolveChip, type ResolvedChip } from './chip';
+import { chipConfig, deepMerge, resolveChip, type ResolvedChip } from './chip';
 import { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR, type RunSettings } from './commit';
 import type { Row } from './core';
 import { ExperimentError, formatIssues, parseExperiment, type Experiment } from './experiment';
@@ -41,11 +41,12 @@ export function findWorkload(registry: WorkloadRegistry, name: string): AnyWorkl
 /** Validates everything about an experiment and derives the plain values of a run. */
 export function prepareRun(input: unknown, registry: WorkloadRegistry, layoutOpts: LayoutOptions = {}): PreparedRun {
   const experiment = parseExperiment(input);
-  const chip = resolveChip(chipConfig(experiment.chip.preset, experiment.chip.overrides));
   const workload = findWorkload(registry, experiment.workload.name);
   const parsed = workload.params.safeParse(experiment.workload.params);
   if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, `workload.params (${workload.name})`));
   const params = parsed.data as Record<string, unknown>;
+  const fromWorkload = workload.chipOverrides ? workload.chipOverrides(params) : {};
+  const chip = resolveChip(chipConfig(experiment.chip.preset, deepMerge(fromWorkload, experiment.chip.overrides) as Record<string, unknown>));
   let participants: number[];
   try {
     participants = workload.participants(params, chip);

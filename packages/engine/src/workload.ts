@@ -3,11 +3,15 @@
  * core (`program(core, params, ctx)`), a zod schema for its parameters (defaults and units
  * in it), the cores it runs on, and an optional `summarize` that turns the rows the cores
  * reported into the final `workload.rows` (run on the driver, deterministic).
+ * Parameters are parsed before the chip is resolved, so `chipOverrides` can depend on them.
  */
 import type { z } from 'zod';
 import type { ResolvedChip } from './chip';
 import type { Core, Row } from './core';
 import type { Sim } from './vocabulary';
+import type { Results } from './results';
+
+export type SimulatedStats = Results['simulated'];
 
 export interface WorkloadContext {
   chip: ResolvedChip;
@@ -24,9 +28,15 @@ export interface WorkloadDef<P = Record<string, unknown>> {
   /** Cores that run the program (others idle). Throw WorkloadParamError for impossible params. */
   participants(params: P, chip: ResolvedChip): number[];
   program(core: Core, params: P, ctx: WorkloadContext): Sim<void>;
-  summarize?(rows: Row[], params: P, chip: ResolvedChip): Row[];
+  /**
+   * Chip overrides this workload needs (merged over the experiment's own overrides, which win),
+   * e.g. a clock divisor that is a workload parameter.
+   */
+  chipOverrides?(params: P): Record<string, unknown>;
+  /** Final rows from the reported ones; `simulated` is results.simulated (energy, counters). */
+  summarize?(rows: Row[], params: P, chip: ResolvedChip, simulated: SimulatedStats): Row[];
   /** Workload-specific results besides rows (e.g. checks), deterministic. */
-  extra?(rows: Row[], params: P, chip: ResolvedChip): Record<string, unknown>;
+  extra?(rows: Row[], params: P, chip: ResolvedChip, simulated: SimulatedStats): Record<string, unknown>;
 }
 
 export type AnyWorkload = WorkloadDef<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

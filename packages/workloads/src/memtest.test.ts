@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '@manycore/engine';
+import { workloads } from './index';
+
+function run(params: Record<string, unknown> = {}, chip: Record<string, unknown> = {}) {
+  return new Simulation({ version: 1, chip: { preset: 'scc', overrides: chip }, workload: { name: 'memtest', params } }, workloads).runInline();
+}
+
+describe('memtest', () => {
+  it('latency grows linearly with hops and matches the SCC formula at each hop count', () => {
+    const r = run();
+    const reads = r.workload.rows.filter((x) => x.op === 'read');
+    expect(reads.map((x) => x.hops)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    // 533/800/800: 40 core cycles (75 ns) + 8 x n mesh cycles (10 ns per hop) + 46 memory cycles (57.5 ns)
+    for (const row of reads) {
+      const formula = 75 + 10 * (row.hops as number) + 57.5;
+      expect(row.formulaNs).toBeCloseTo(formula, 6);
+      expect(Math.abs((row.latencyNs as number) - formula) / formula).toBeLessThan(0.01);
+    }
+    // linear: successive differences are all about one hop (10 ns)
+    for (let h = 1; h < reads.length; h++) {
+      const d = (reads[h]!.latencyNs as number) - (reads[h - 1]!.latencyNs as number);
+      expect(d).toBeGreaterThan(9.5);
+      expect(d).toBeLessThan(10.5);
+    }
+    const writes = r.workload.rows.filter((x) => x.op === 'write');
+    expect(writes).toHaveLength(9);
+  });
+
+  it('follows the clocks: at 800/1600/1066 the per-hop cost halves', () => {
+    const r = run({}, { clocks: { divisor: 2, meshMHz: 1600, memoryMHz: 1066 } });
+    const reads = r.workload.rows.filter((x) => x.op === 'read');
+    const perHop = ((reads[8]!.latencyNs as number) - (reads[0]!.latencyNs as number)) / 8;
+    expect(perHop).toBeGreaterThan(4.8);
+    expect(perHop).toBeLessThan(5.3);
+  });
+
+  it('rejects a controller the chip does not have', () => {
+    expect(() => run({ controller: 9 })).toThrow(/controller 9 does not exist/);
+  });
+});
