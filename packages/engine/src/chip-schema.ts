@@ -136,7 +136,7 @@ export const ChipSchema = z
     const ranges: [string, number, number][] = [
       ['private', 0, lut.privatePages],
       ['shared', lut.sharedBasePage, lut.sharedBasePage + lut.sharedPages],
-      ['mpb', lut.mpbBasePage, lut.mpbBasePage + tiles],
+      ['mpb', lut.mpbBasePage, lut.mpbBasePage + Math.ceil(tiles / 1024)],
     ];
     for (const [n, a, b] of ranges)
       if (b > 256) ctx.addIssue({ code: 'custom', path: ['lut'], message: `LUT ${n} pages ${a}..${b - 1} run past page 255` });

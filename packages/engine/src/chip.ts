@@ -48,7 +48,7 @@ export interface ResolvedChip {
   privateBytes: number;
   sharedBase: number;
   sharedBytes: number;
-  mpbBase: number; // core address of tile 0's MPB; tile t at mpbBase + t * 16 MB
+  mpbBase: number; // core address of tile 0's MPB; tile t at mpbBase + t * MPB_STRIDE
   tasRegisters: number;
   poolBytes: number;
   ctrlBytes: number; // address space per controller
@@ -120,6 +120,7 @@ export function resolveChip(config: ChipConfig): ResolvedChip {
   const pagesPerCtrl = maxPrivate + sharedPagesPerCtrl;
   if (pagesPerCtrl * PAGE_BYTES > 8 * 1024 ** 3)
     throw new ExperimentError(`chip.lut: ${pagesPerCtrl} pages per controller exceed the 8 GB a controller can address`);
+  const mpbPages = Math.ceil(topo.tiles / MPB_TILES_PER_PAGE);
   const luts = new Uint32Array(topo.cores * LUT_ENTRIES);
   for (let c = 0; c < topo.cores; c++) {
     const base = c * LUT_ENTRIES;
@@ -132,7 +133,8 @@ export function resolveChip(config: ChipConfig): ResolvedChip {
       const within = Math.floor(group / controllers) * lut.sharedGroupPages + (s % lut.sharedGroupPages);
       luts[base + lut.sharedBasePage + s] = lutEntry(TARGET_DRAM, 0, mc, maxPrivate + within);
     }
-    for (let t = 0; t < topo.tiles; t++) luts[base + lut.mpbBasePage + t] = lutEntry(TARGET_MPB, ATTR_MPBT, 0, t);
+    // MPBs: tile t at mpbBase + t x 16 KB, so one 16 MB page covers 1024 tiles
+    for (let p = 0; p < mpbPages; p++) luts[base + lut.mpbBasePage + p] = lutEntry(TARGET_MPB, ATTR_MPBT, 0, p * MPB_TILES_PER_PAGE);
   }
   return {
     config,
@@ -170,6 +172,10 @@ export function resolveChip(config: ChipConfig): ResolvedChip {
     ctrlBytes: pagesPerCtrl * PAGE_BYTES,
   };
 }
+
+/** Address stride between two tiles' MPBs in the core address space (the SCC MPB size). */
+export const MPB_STRIDE = 16384;
+export const MPB_TILES_PER_PAGE = PAGE_BYTES / MPB_STRIDE;
 
 /** Period of a core clock at a divisor, in ps (1600/3 MHz -> 1875 ps). */
 export function corePeriodPs(chip: ResolvedChip, divisor: number): number {

@@ -21,7 +21,7 @@
  * Hot paths (load*, store*, the line helpers) are called on every access: no allocation.
  */
 import { Cache, FLAG_DIRTY, FLAG_MPBT } from './cache';
-import type { ResolvedChip } from './chip';
+import { MPB_STRIDE, type ResolvedChip } from './chip';
 import { CORE_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, WLOG_BYTES, WLOG_TAS, WLOG_WRITE, type Views } from './layout';
 import { readCommittedLine, valueAt } from './memory';
 import { Overlay } from './overlay';
@@ -36,7 +36,6 @@ import {
   LINE_BYTES,
   LINE_SHIFT,
   LUT_ENTRIES,
-  PAGE_BYTES,
   STALL_DRAM,
   STALL_FLUSH,
   STALL_L1_MISS,
@@ -150,10 +149,14 @@ export class Core {
     this.rng = makeRng(seed, id);
     this.c = views.core;
     this.cb = id * CORE_SLOTS;
-    this.lut = chip.luts.subarray(id * LUT_ENTRIES, (id + 1) * LUT_ENTRIES);
+    // a private copy: mapPage changes this core's memory types only
+    this.lut = chip.luts.slice(id * LUT_ENTRIES, (id + 1) * LUT_ENTRIES);
     const L = views.layout;
     this.l1 = new Cache(views.state, L.off.l1 + id * L.l1Stride, chip.l1d.sets, chip.l1d.ways);
     this.l2 = chip.l2 ? new Cache(views.state, L.off.l2 + id * L.l2Stride, chip.l2.sets, chip.l2.ways) : null;
+    // a run starts with cold caches (the shared buffer starts zeroed, and 0 is a valid tag)
+    this.l1.reset();
+    this.l2?.reset();
     this.l1Write = chip.l1d.writeBack;
     this.l1Alloc = chip.l1d.allocateOnWrite;
     this.l1HitCycles = chip.l1d.hitCycles;
@@ -202,11 +205,25 @@ export class Core {
   }
   /** Core address of byte `offset` of tile `tile`'s 16 KB MPB. */
   mpbAddr(tile: number, offset: number): number {
-    return this.chip.mpbBase + tile * PAGE_BYTES + offset;
+    return this.chip.mpbBase + tile * MPB_STRIDE + offset;
   }
   /** Core address of the 8 KB MPB half owned by core `core` (by convention). */
   mpbOf(core: number, offset = 0): number {
     return this.mpbAddr(Math.floor(core / this.cpt), (core % this.cpt) * this.mpbRegion + offset);
+  }
+
+  /**
+   * Sets the memory type of the 16 MB page holding addr for this core only (on the SCC the
+   * type lives in each core's page tables): 'cached' (L1 + L2), 'mpbt' (L1 only,
+   * write-combined, dropped by CL1INVMB) or 'uncached' (every access goes to memory). Lines
+   * already cached stay cached: flush first when changing a page that was in use.
+   */
+  mapPage(addr: number, type: 'cached' | 'mpbt' | 'uncached'): void {
+    const page = addr >>> 24;
+    const e = this.lut[page]!;
+    if (e >>> 29 === 0) throw new SimulationError(`core ${this.id}: page ${page} is not mapped`);
+    const attrs = type === 'uncached' ? ATTR_UNCACHED : type === 'mpbt' ? ATTR_MPBT : 0;
+    this.lut[page] = ((e & ~(3 << 27)) | (attrs << 27)) >>> 0;
   }
 
   /** Resolves addr through the LUT into tKind/tAttrs/tUnit/tLine. Called on every memory-side access. */
@@ -220,9 +237,9 @@ export class Core {
       this.tUnit = ctrl;
       this.tLine = ((ctrl << SPACE_SHIFT) | ((e & 0xfffff) << 19) | ((addr & 0xffffff) >>> LINE_SHIFT)) >>> 0;
     } else if (kind === TARGET_MPB) {
-      const tile = e & 0xfffff;
-      const off = addr & 0xffffff;
-      if (off >= this.chip.mpbBytes)
+      const tile = (e & 0xfffff) + ((addr & 0xffffff) >>> 14);
+      const off = addr & 0x3fff;
+      if (off >= this.chip.mpbBytes || tile >= this.chip.topo.tiles)
         throw new SimulationError(
           `core ${this.id}: address 0x${(addr >>> 0).toString(16)} is ${off} bytes into tile ${tile}'s MPB, which has ${this.chip.mpbBytes}`,
         );

@@ -17,3 +17,4 @@ export { CTRL, LINK } from './weave';
 export { ISL } from './power';
 export { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR } from './commit';
 export type { WorkerRunResult } from './scheduler';
+export * from './testing';

@@ -24,6 +24,7 @@
  *   matrix   Float64 x cores x cores x 2    messages, bytes (i -> j)
  *   series   Float64 x SERIES_CAP x seriesStride
  *   events   Float64 x EVENTS_CAP x 4     applied live changes (time, kind, target, value)
+ *   wake     Int32 x cores            one wake word per worker (at most one worker per core)
  */
 import type { ResolvedChip } from './chip';
 import { CORE_COUNTERS } from './vocabulary';
@@ -48,6 +49,7 @@ export const CTL = {
   stepsLeft: 16,
   timelineNext: 17, // index of the next experiment timeline event to apply
   finishedCores: 18,
+  expected: 19, // workers that run the current epoch (the barrier waits for this many)
 } as const;
 export const CTL_INTS = 32;
 
@@ -105,7 +107,7 @@ export const S = {
   epochStartClockPs: CORE_COUNTERS + 16,
   prevBusyPs: CORE_COUNTERS + 17, // for power: busy/stall/wait at the previous commit
   prevStallPs: CORE_COUNTERS + 18,
-  prevWaitPs: CORE_COUNTERS + 19,
+  activeCreditPs: CORE_COUNTERS + 19, // power: weighted active time not yet accounted
   prevClockPs: CORE_COUNTERS + 20,
   powerW: CORE_COUNTERS + 21,
   barrierCount: CORE_COUNTERS + 22,
@@ -162,6 +164,7 @@ export interface Layout {
     matrix: number;
     series: number;
     events: number;
+    wake: number;
   };
   l1Stride: number; // bytes per core
   l2Stride: number;
@@ -220,6 +223,7 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}): Lay
     matrix: take(cores * cores * 2 * 8),
     series: take(SERIES_CAP * stride * 8),
     events: take(EVENTS_CAP * 4 * 8),
+    wake: take(cores * 4),
   };
   return {
     cores,
@@ -266,6 +270,7 @@ export interface Views {
   matrix: Float64Array;
   series: Float64Array;
   events: Float64Array;
+  wake: Int32Array;
 }
 
 export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: SharedArrayBuffer): Views {
@@ -294,6 +299,7 @@ export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: Shared
     matrix: new Float64Array(state, o.matrix, cores * cores * 2),
     series: new Float64Array(state, o.series, SERIES_CAP * layout.seriesStride),
     events: new Float64Array(state, o.events, EVENTS_CAP * 4),
+    wake: new Int32Array(state, o.wake, cores),
   };
 }
 

@@ -2,9 +2,10 @@
  * Power: dynamic C x V^2 x f x activity per core, per-core leakage, mesh dynamic power plus
  * per-flit energy, per-transaction controller energy, and uncore static power.
  *
- * Activity of a core over an epoch = (busy + stallActivity x memory stalls) / epoch length,
- * plus waitActivity for the part it spent blocked (spinning on a flag), floored at
- * idleActivity (a core with nothing to run idles in its OS). An island's voltage is the one
+ * Activity of a core over a span = (busy + stallActivity x memory stalls) / span length
+ * (time beyond the span is carried to the next spans as a credit), plus waitActivity for the
+ * rest of the span if it is blocked (spinning on a flag), floored at idleActivity (a core
+ * with nothing to run idles in its OS). An island's voltage is the one
  * its fastest tile needs (the V/f table); frequency is per tile. Units: W, J, V, Hz.
  * Calibration of the SCC constants: presets/scc.ts. Stateless between calls except for the
  * shared slots (any worker may run it).
@@ -64,10 +65,14 @@ export class PowerModel {
       const dStall = stall - c[b + S.prevStallPs]!;
       c[b + S.prevBusyPs] = busy;
       c[b + S.prevStallPs] = stall;
-      const state = c[b + C.state]!;
-      const active = Math.min(1, (dBusy + dStall) / span);
-      let activity = Math.min(1, (dBusy + pw.stallActivity * dStall) / span);
-      if (state === CoreState.Blocked) activity += pw.waitActivity * (1 - active);
+      // A core's clock runs ahead of the epoch (one compute may span several epochs): its
+      // weighted active time is a credit spent over the following spans, so energy follows
+      // simulated time rather than the epoch in which the work was executed.
+      const credit = c[b + S.activeCreditPs]! + dBusy + pw.stallActivity * dStall;
+      const use = Math.min(credit, span);
+      c[b + S.activeCreditPs] = credit - use;
+      let activity = use / span;
+      if (c[b + C.state] === CoreState.Blocked) activity += pw.waitActivity * (1 - activity);
       activity = Math.max(pw.idleActivity, Math.min(1, activity));
       const tile = coreTile(chip.topo, core);
       const island = chip.islandOfTile[tile]!;

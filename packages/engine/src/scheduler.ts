@@ -7,8 +7,9 @@
  *       epoch end, it blocks, or it finishes. Reads see committed memory + the core's own
  *       writes; writes go to the core's log with their visible time.
  *     barrier: Atomics.add on the arrival counter. The last worker to arrive runs the commit
- *       phase (commit.ts), then bumps the generation word and notifies; the others
- *       Atomics.wait on it. Pause/step requests from the host are honoured there.
+ *       phase (commit.ts), then wakes the workers that own a runnable core (each waits with
+ *       Atomics.wait on its own wake word). Pause/step requests from the host are honoured
+ *       there.
  * Nothing a core can observe depends on the order in which cores run inside an epoch, on
  * which thread runs a core, or on which worker commits; hence identical results for any
  * host CPU count and any cores-per-worker packing.
@@ -35,6 +36,7 @@ export class CoreRunner {
   private readonly v: Views;
   readonly committer: Committer;
   error: string | null = null;
+  private readonly wakeList: Int32Array;
 
   constructor(
     chip: ResolvedChip,
@@ -47,6 +49,7 @@ export class CoreRunner {
   ) {
     this.v = v;
     this.committer = new Committer(chip, v, settings);
+    this.wakeList = new Int32Array(chip.topo.cores);
     const ctx: WorkloadContext = { chip, seed, participants: settings.participants };
     const participates = new Set(settings.participants);
     for (const id of coreIds) {
@@ -85,26 +88,50 @@ export class CoreRunner {
   }
 
   /**
-   * The whole loop for one worker among `workers`. Blocks (Atomics.wait) between epochs, so
-   * it must run on a worker thread unless workers === 1. Returns when the run is over.
+   * The whole loop for one worker. `workers` workers own contiguous ranges of
+   * `coresPerWorker` cores; this one is number `index`. Blocks (Atomics.wait) between
+   * epochs, so it must run on a worker thread unless workers === 1. Returns when the run is
+   * over.
+   *
+   * Barrier: each worker waits on its own wake word. The last of the `expected` workers to
+   * arrive commits, then wakes only the workers that own a runnable core (idle workers sleep
+   * through epochs they have nothing to do in), after publishing how many it woke.
    */
-  loop(workers: number): void {
-    const ctl = this.v.ctl;
+  loop(workers: number, coresPerWorker: number, index: number): void {
+    const v = this.v;
+    const ctl = v.ctl;
+    const wake = v.wake;
     for (;;) {
-      const gen = Atomics.load(ctl, CTL.generation);
+      const gen = Atomics.load(wake, index);
       if (Atomics.load(ctl, CTL.status) !== Status.Running) break;
       this.runEpoch();
-      if (Atomics.add(ctl, CTL.arrived, 1) + 1 === workers) {
+      if (Atomics.add(ctl, CTL.arrived, 1) + 1 === Atomics.load(ctl, CTL.expected)) {
         Atomics.store(ctl, CTL.arrived, 0);
         let more = this.committer.commit();
         if (more) more = this.honourRequests();
-        Atomics.store(ctl, CTL.generation, gen + 1);
-        Atomics.notify(ctl, CTL.generation);
+        // Decide who runs the next epoch before waking anyone: a worker woken first may
+        // finish that epoch and commit it while this loop is still waking the others.
+        const list = this.wakeList;
+        let n = 0;
+        for (let w = 0; w < workers; w++) if (!more || this.hasWork(w, coresPerWorker)) list[n++] = w;
+        Atomics.store(ctl, CTL.expected, n);
+        for (let i = 0; i < n; i++) {
+          Atomics.add(wake, list[i]!, 1);
+          Atomics.notify(wake, list[i]!);
+        }
         if (!more) break;
-      } else {
-        while (Atomics.load(ctl, CTL.generation) === gen) Atomics.wait(ctl, CTL.generation, gen);
       }
+      while (Atomics.load(wake, index) === gen) Atomics.wait(wake, index, gen);
     }
+  }
+
+  /** Does worker w own a runnable core? */
+  private hasWork(w: number, coresPerWorker: number): boolean {
+    const c = this.v.core;
+    const cores = this.v.layout.cores;
+    for (let id = w * coresPerWorker; id < Math.min(cores, (w + 1) * coresPerWorker); id++)
+      if (c[id * CORE_SLOTS + C.state] === CoreState.Runnable) return true;
+    return false;
   }
 
   /** Pause, step and stop requests from the host, at an epoch boundary. */

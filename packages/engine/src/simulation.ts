@@ -91,6 +91,8 @@ export interface WorkerInit {
   pool: SharedArrayBuffer;
   coreIds: number[];
   workers: number;
+  coresPerWorker: number;
+  index: number;
 }
 
 /** The body of every worker (and of the inline host): run the loop, return rows. */
@@ -98,7 +100,7 @@ export function workerMain(init: WorkerInit, registry: WorkloadRegistry): Worker
   const run = prepareRun(init.experiment, registry, init.layoutOpts);
   const views = makeViews(run.layout, init.state, init.pool);
   const runner = new CoreRunner(run.chip, views, run.settings, run.workload, run.params, run.experiment.seed, init.coreIds);
-  runner.loop(init.workers);
+  runner.loop(init.workers, init.coresPerWorker, init.index);
   return runner.result();
 }
 
@@ -168,8 +170,10 @@ export class Simulation {
     for (let w = 0; w < workers; w++) {
       const coreIds: number[] = [];
       for (let c = w * cpw; c < Math.min(cores, (w + 1) * cpw); c++) coreIds.push(c);
-      out.push({ experiment: this.run.experiment, layoutOpts: this.layoutOpts, state: this.views.state, pool: this.views.pool, coreIds, workers });
+      out.push({ experiment: this.run.experiment, layoutOpts: this.layoutOpts, state: this.views.state, pool: this.views.pool, coreIds, workers, coresPerWorker: cpw, index: w });
     }
+    // every worker runs the first epoch
+    Atomics.store(this.views.ctl, CTL.expected, workers);
     return out;
   }
 

@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { runProgram } from './testing';
+import { DUE, type Core } from './core';
+import type { Sim } from './vocabulary';
+
+const SHARED = 0x80000000; // first shared DRAM page (controller 0)
+
+describe('non-coherent caches', () => {
+  it('a reader sees its stale cached copy until it flushes; the writer must write back', () => {
+    const seen: Record<string, number> = {};
+    runProgram({
+      cores: [0, 5],
+      *program(core: Core): Sim {
+        core.load32(SHARED);
+        yield* core.barrier();
+        if (core.id === 0) core.store32(SHARED, 7); // L1 write-through, L2 write-back: stays dirty in core 0's L2
+        yield* core.barrier();
+        if (core.id === 5) seen.beforeFlush = core.load32(SHARED);
+        if (core.id === 0) core.flush();
+        yield* core.barrier();
+        if (core.id === 5) {
+          seen.staleStill = core.load32(SHARED);
+          core.flush();
+          seen.afterFlush = core.load32(SHARED);
+        }
+      },
+    });
+    expect(seen).toEqual({ beforeFlush: 0, staleStill: 0, afterFlush: 7 });
+  });
+
+  it('a store that misses does not allocate: it goes to memory and the next load misses', () => {
+    const stats: number[] = [];
+    const r = runProgram({
+      cores: [0],
+      *program(core) {
+        core.store32(SHARED + 64, 1);
+        stats.push(core.load32(SHARED + 64));
+      },
+    });
+    expect(stats).toEqual([1]); // the core reads its own write back
+    expect(r.simulated.cores[0]!.dramWrites).toBe(1);
+    expect(r.simulated.cores[0]!.l1Misses).toBe(2);
+    expect(r.simulated.cores[0]!.dramReads).toBe(1);
+  });
+
+  it('MPBT lines are cached in L1 only; CL1INVMB drops them so a poll sees new data', () => {
+    const seen: number[] = [];
+    runProgram({
+      cores: [0, 2],
+      *program(core) {
+        const flag = core.mpbOf(2, 64);
+        if (core.id === 2) seen.push(core.load32(flag)); // cache the MPBT line
+        yield* core.barrier();
+        if (core.id === 0) {
+          core.store32(flag, 99);
+          core.drainWcb();
+        }
+        yield* core.barrier();
+        if (core.id === 2) {
+          seen.push(core.load32(flag)); // stale L1 copy
+          core.invalidateMpbt();
+          seen.push(core.load32(flag));
+        }
+      },
+    });
+    expect(seen).toEqual([0, 0, 99]);
+  });
+
+  it('the write-combine buffer merges stores to one line into one memory write', () => {
+    const r = runProgram({
+      cores: [0],
+      *program(core) {
+        for (let i = 0; i < 8; i++) core.store32(core.mpbOf(1, i * 4), i);
+        core.drainWcb();
+        core.fence();
+      },
+    });
+    expect(r.simulated.cores[0]!.mpbWrites).toBe(1);
+  });
+
+  it('an uncached read of the MPB returns the first 8 bytes of the line (SCC quirk)', () => {
+    const seen: number[] = [];
+    runProgram({
+      cores: [0],
+      *program(core) {
+        core.store32(core.mpbOf(0, 0), 0x11111111);
+        core.store32(core.mpbOf(0, 8), 0x22222222);
+        core.drainWcb();
+        core.invalidateMpbt();
+        seen.push(core.load32(core.mpbOf(0, 8))); // MPBT (cached in L1): correct
+        core.invalidateMpbt();
+        core.mapPage(core.mpbOf(0, 0), 'uncached');
+        seen.push(core.load32(core.mpbOf(0, 8))); // uncached: bytes 0..3 of the line
+        yield DUE;
+      },
+    });
+    expect(seen).toEqual([0x22222222, 0x11111111]);
+  });
+
+  it('uncached pages bypass the caches: every access is a memory transaction', () => {
+    const r = runProgram({
+      cores: [0],
+      *program(core) {
+        core.mapPage(SHARED, 'uncached');
+        for (let i = 0; i < 10; i++) core.load32(SHARED);
+        core.fence();
+      },
+    });
+    expect(r.simulated.cores[0]!.dramReads).toBe(10);
+    expect(r.simulated.cores[0]!.l1Hits).toBe(0);
+  });
+});
+
+describe('timing', () => {
+  it('every picosecond of a core is busy, stalled or asleep', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 4095 })), { minLength: 1, maxLength: 60 }), (ops) => {
+        const r = runProgram({
+          cores: [0, 9],
+          *program(core) {
+            for (const [op, arg] of ops) {
+              const addr = (op % 2 ? SHARED : core.privateBase) + arg * 32;
+              if (op === 0) core.load32(addr);
+              else if (op === 1) core.store32(addr, arg);
+              else if (op === 2) core.compute(arg % 50);
+              else if (op === 3) core.readRange(addr, 96);
+              else if (op === 4) yield* core.sleep(arg % 7);
+              else core.fence();
+              if (core.due()) yield DUE;
+            }
+          },
+        });
+        for (const c of r.simulated.cores.filter((x) => x.runs)) {
+          const stalls = Object.values(c.stallNs).reduce((a, b) => a + b, 0);
+          expect(c.busyNs + stalls + c.sleepNs).toBeCloseTo(c.endTimeNs, 3);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('two misses overlap: independent misses take about half as long as dependent ones', () => {
+    const t: Record<string, number> = {};
+    runProgram({
+      cores: [0],
+      *program(core) {
+        let t0 = core.now;
+        for (let i = 0; i < 64; i++) {
+          core.load32(SHARED + i * 32);
+          core.fence();
+        }
+        t.dependent = core.now - t0;
+        t0 = core.now;
+        for (let i = 64; i < 128; i++) core.load32(SHARED + i * 32);
+        core.fence();
+        t.overlapped = core.now - t0;
+      },
+    });
+    expect(t.overlapped! / t.dependent!).toBeGreaterThan(0.45);
+    expect(t.overlapped! / t.dependent!).toBeLessThan(0.56);
+  });
+
+  it('a waiter wakes exactly when the releasing write becomes visible, whatever the quantum', () => {
+    const wakes = [100, 1000, 5000].map((quantumNs) => {
+      let at = 0;
+      let sentAt = 0;
+      runProgram({
+        cores: [0, 47],
+        quantumNs,
+        *program(core) {
+          const flag = core.mpbOf(47, 0);
+          if (core.id === 0) {
+            core.compute(3000);
+            sentAt = core.now;
+            core.store32(flag, 1);
+            core.drainWcb();
+          } else {
+            yield* core.waitUntil(flag, '==', 1);
+            at = core.now;
+          }
+        },
+      });
+      return { at, sentAt };
+    });
+    expect(new Set(wakes.map((w) => w.at)).size).toBe(1);
+    // write: 45 core cycles + 2 x 8 hops x 4 mesh cycles after the store issued; then the
+    // waiter's local poll read (15 core cycles)
+    const w = wakes[0]!;
+    const expected = w.sentAt + 45 * 1875 + 2 * 8 * 4 * 1250 + 15 * 1875;
+    expect(Math.abs(w.at - expected)).toBeLessThan(2000);
+  });
+});
+
+describe('synchronisation', () => {
+  it('test-and-set locks give mutual exclusion: no increment is lost', () => {
+    const counter = SHARED + 4096;
+    const cores = [0, 1, 2, 3, 10, 20, 30, 47];
+    let final = 0;
+    runProgram({
+      cores,
+      *program(core) {
+        for (let i = 0; i < 5; i++) {
+          yield* core.lock(3);
+          core.invalidateMpbt();
+          // uncached-style read-modify-write through memory: flush around the critical section
+          core.flush();
+          const v = core.load32(counter);
+          core.store32(counter, v + 1);
+          core.flush();
+          core.release(3);
+          if (core.due()) yield DUE;
+        }
+        yield* core.barrier();
+        core.flush();
+        if (core.id === 0) final = core.load32(counter);
+      },
+    });
+    expect(final).toBe(cores.length * 5);
+  });
+
+  it('reports a deadlock naming the cores and what they wait for', () => {
+    expect(() =>
+      runProgram({
+        cores: [0, 1],
+        *program(core) {
+          yield* core.waitUntil(core.mpbOf(core.id, 0), '==', 1);
+        },
+      }),
+    ).toThrow(/deadlock: no core can run \(core 0 waits on a flag.*core 1 waits on a flag/);
+  });
+
+  it('rejects unaligned accesses and unmapped addresses with the core and address', () => {
+    expect(() => runProgram({ cores: [3], *program(core) { core.load32(SHARED + 2); } })).toThrow(/core 3: unaligned 4-byte access at 0x80000002/);
+    expect(() => runProgram({ cores: [4], *program(core) { core.load32(0x7f000000); } })).toThrow(/core 4: address 0x7f000000 is not mapped/);
+    expect(() => runProgram({ cores: [4], *program(core) { core.load32(core.mpbAddr(23, 20000)); } })).toThrow(/tile 24's MPB/);
+  });
+
+  it('stops a program that writes too much without yielding, with advice', () => {
+    expect(() =>
+      runProgram({
+        cores: [0],
+        *program(core) {
+          for (let i = 0; i < 10000; i++) core.store32(SHARED + i * 32, i);
+        },
+      }),
+    ).toThrow(/core 0: more than 4096 line writes without yielding; yield DUE in long loops/);
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { defaultExperiment, EXPERIMENT_VERSION, parseExperiment } from './experiment';
+
+describe('experiment schema', () => {
+  it('fills defaults', () => {
+    const e = parseExperiment({ version: 1, chip: { preset: 'scc' }, workload: { name: 'memtest' } });
+    expect(e).toMatchObject({ seed: 1, quantumNs: 1000, timeline: [], stop: {}, chip: { overrides: {} }, workload: { params: {} } });
+    expect(defaultExperiment().workload.name).toBe('memtest');
+  });
+
+  it('names every problem', () => {
+    const bad = () => parseExperiment({ version: 1, chip: { preset: 'scc' }, workload: { name: 'x' }, seed: -1, colour: 1 });
+    expect(bad).toThrow(/experiment: Unrecognized key: "colour"/);
+    expect(bad).toThrow(/experiment\.seed: Too small/);
+    expect(() => parseExperiment('nope')).toThrow(/expected a JSON object/);
+    expect(() => parseExperiment({ version: 99, chip: { preset: 'scc' }, workload: { name: 'x' } })).toThrow(
+      `experiment.version: 99 is newer than this lab understands (${EXPERIMENT_VERSION}); update the lab`,
+    );
+    expect(() =>
+      parseExperiment({ version: 1, chip: { preset: 'scc' }, workload: { name: 'x' }, timeline: [{ kind: 'island-divisor', atNs: 5, island: 0, divisor: 40 }] }),
+    ).toThrow(/experiment\.timeline\.0\.divisor/);
+  });
+});
