@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: true, logLevel: 'warning' };
+const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: true, minify: true, keepNames: true, logLevel: 'warning' };
 await build({
   ...common,
   entryPoints: { manycore: join(root, 'packages/cli/src/main.ts'), worker: join(root, 'workers/node-worker.ts') },

@@ -40,8 +40,8 @@ function list(json: boolean): void {
           name,
           type: p.enum ? p.enum.join('|') : p.type,
           default: p.default,
-          min: p.minimum,
-          max: p.maximum,
+          min: p.minimum !== undefined && Math.abs(p.minimum) < Number.MAX_SAFE_INTEGER ? p.minimum : undefined,
+          max: p.maximum !== undefined && Math.abs(p.maximum) < Number.MAX_SAFE_INTEGER ? p.maximum : undefined,
           description: p.description,
         })),
       };

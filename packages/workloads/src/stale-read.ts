@@ -5,7 +5,7 @@
  * before reading, the reader sees the new value. Rows {flush, valueSeen, valueWritten}.
  */
 import { z } from 'zod';
-import { type Core, type WorkloadDef } from '@manycore/engine';
+import { WorkloadParamError, type Core, type WorkloadDef } from '@manycore/engine';
 import { sharedAddrOnController } from './placement';
 
 const Params = z.strictObject({
@@ -21,7 +21,7 @@ export const staleRead: WorkloadDef<P> = {
   description: 'Without a flush a reader keeps seeing its cached copy of a word another core changed; with one it sees the update.',
   params: Params,
   participants: (p) => {
-    if (p.writer === p.reader) throw new Error('writer and reader must be different cores');
+    if (p.writer === p.reader) throw new WorkloadParamError('writer and reader must be different cores');
     return [p.writer, p.reader];
   },
   *program(core: Core, p: P) {

@@ -1,0 +1,61 @@
+// npm run bench: simulated memory operations and core-cycles per wall second for a 48-core
+// SCC run with L1-resident and DRAM-bound loads, on 1 and 2 host CPUs (taskset), with one
+// worker per simulated core (the default) and with 24 cores per worker (2 workers).
+// Writes bench/results/latest.json and prints a table. Not a test: numbers depend on the host.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'packages/cli/dist/manycore.mjs');
+const quick = process.argv.includes('--quick');
+
+const loads = {
+  'L1-resident': ['--param', 'bufferBytes=8192', '--param', `loads=${quick ? 200_000 : 1_000_000}`],
+  'DRAM-bound': ['--param', 'bufferBytes=4194304', '--param', 'strideBytes=32', '--param', `loads=${quick ? 5_000 : 20_000}`],
+};
+const layouts = { '1 core/worker (48 workers)': '1', '24 cores/worker (2 workers)': '24' };
+
+function run(args, cpusList) {
+  const out = execFileSync('taskset', ['-c', cpusList, process.execPath, cli, 'run', '--workload', 'l1-stream', ...args, '--json', '--quiet'], {
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  const r = JSON.parse(out);
+  return { digest: r.digest, wallMs: r.host.wallMs, opsPerSec: r.host.simOpsPerSec, cyclesPerSec: r.host.simCoreCyclesPerSec, epochs: r.simulated.epochs };
+}
+
+const rows = [];
+for (const [load, args] of Object.entries(loads)) {
+  for (const [layout, cpw] of Object.entries(layouts)) {
+    const best = {};
+    for (const c of ['0', '0,1']) {
+      // best of 2: the machine may be shared
+      const a = run([...args, '--cores-per-worker', cpw], c);
+      const b = run([...args, '--cores-per-worker', cpw], c);
+      if (a.digest !== b.digest) throw new Error(`digest changed between runs: ${a.digest} ${b.digest}`);
+      best[c] = a.wallMs <= b.wallMs ? a : b;
+    }
+    if (best['0'].digest !== best['0,1'].digest) throw new Error('digest differs between 1 and 2 CPUs');
+    rows.push({
+      load,
+      layout,
+      cpu1: { opsPerSec: best['0'].opsPerSec, cyclesPerSec: best['0'].cyclesPerSec, wallMs: best['0'].wallMs },
+      cpu2: { opsPerSec: best['0,1'].opsPerSec, cyclesPerSec: best['0,1'].cyclesPerSec, wallMs: best['0,1'].wallMs },
+      speedup: +(best['0'].wallMs / best['0,1'].wallMs).toFixed(2),
+      epochs: best['0'].epochs,
+      digest: best['0'].digest,
+    });
+  }
+}
+const m = (n) => (n / 1e6).toFixed(2) + ' M';
+console.log(`host: ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}${quick ? ', quick' : ''}`);
+console.log('load         layout                        1 CPU ops/s  2 CPUs ops/s  2 CPUs core-cycles/s  speedup');
+for (const r of rows)
+  console.log(
+    `${r.load.padEnd(12)} ${r.layout.padEnd(29)} ${m(r.cpu1.opsPerSec).padStart(11)}  ${m(r.cpu2.opsPerSec).padStart(12)}  ${m(r.cpu2.cyclesPerSec).padStart(20)}  ${String(r.speedup).padStart(6)}x`,
+  );
+mkdirSync(join(root, 'bench/results'), { recursive: true });
+writeFileSync(join(root, 'bench/results/latest.json'), JSON.stringify({ date: new Date().toISOString(), host: { cpus: cpus().length, node: process.version }, rows }, null, 2));

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs, parseValue } from './args';
+import { formatSummary, progressLine } from './summary';
+import { Simulation } from '@manycore/engine';
+import { workloads } from '@manycore/workloads';
+
+describe('manycore arguments', () => {
+  it('builds an experiment from flags', () => {
+    const a = parseArgs(['run', '--workload', 'memtest', '--param', 'controller=2', '--param', 'label=x=y', '--chip', 'caches.l1d.sizeBytes=8192', '--chip', 'clocks.divisor=2', '--seed', '7', '--quantum-ns', '500', '--cores-per-worker', '8']);
+    expect(a).toMatchObject({
+      command: 'run',
+      coresPerWorker: 8,
+      experiment: {
+        version: 1,
+        chip: { preset: 'scc', overrides: { caches: { l1d: { sizeBytes: 8192 } }, clocks: { divisor: 2 } } },
+        workload: { name: 'memtest', params: { controller: 2, label: 'x=y' } },
+        seed: 7,
+        quantumNs: 500,
+      },
+    });
+  });
+
+  it('parses values as JSON when they are JSON', () => {
+    expect(parseValue('3')).toBe(3);
+    expect(parseValue('true')).toBe(true);
+    expect(parseValue('[1,2]')).toEqual([1, 2]);
+    expect(parseValue('improved')).toBe('improved');
+  });
+
+  it('names the bad flag', () => {
+    expect(() => parseArgs(['run'])).toThrow(/--workload is required/);
+    expect(() => parseArgs(['run', '--workload'])).toThrow(/--workload needs a name/);
+    expect(() => parseArgs(['run', '--workload', 'm', '--param', 'novalue'])).toThrow(/--param novalue: expected key=value/);
+    expect(() => parseArgs(['run', '--workload', 'm', '--cores-per-worker', '0'])).toThrow(/--cores-per-worker 0: must be at least 1/);
+    expect(() => parseArgs(['run', '--workload', 'm', '--cores-per-worker', '1.5'])).toThrow(/expected a whole number/);
+    expect(() => parseArgs(['run', '--workload', 'm', '--chip', '__proto__.x=1'])).toThrow(/bad path/);
+    expect(() => parseArgs(['run', '--experiment', 'f.json', '--seed', '3'])).toThrow(/cannot be combined/);
+    expect(() => parseArgs(['fly'])).toThrow(/unknown command "fly"/);
+  });
+});
+
+describe('summary', () => {
+  it('shows the digest, times, power and the rows', () => {
+    const r = new Simulation({ version: 1, chip: { preset: 'scc' }, workload: { name: 'memtest', params: { accesses: 4 } } }, workloads).runInline();
+    const text = formatSummary(r, 'out.json');
+    expect(text).toContain(`digest            ${r.digest}`);
+    expect(text).toMatch(/chip power +3\d\.\d\d W average/);
+    expect(text).toMatch(/hops +op +latencyNs +formulaNs/);
+    expect(text).toContain('Results written to out.json');
+    const line = progressLine({ status: 'running', simTimePs: 2_500_000, epoch: 3, finishedCores: 12, participants: 48, simOps: 1e6, wallMs: 0 }, Infinity, 1000);
+    expect(line).toBe('[######------------------] running | simulated 2.50 us | 12/48 cores done | epoch 3 | 1.00 M ops/s');
+  });
+});
