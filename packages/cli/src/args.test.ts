@@ -49,5 +49,10 @@ describe('summary', () => {
     expect(text).toContain('Results written to out.json');
     const line = progressLine({ status: 'running', simTimePs: 2_500_000, epoch: 3, finishedCores: 12, participants: 48, simOps: 1e6, wallMs: 0 }, Infinity, 1000);
     expect(line).toBe('[######------------------] running | simulated 2.50 us | 12/48 cores done | epoch 3 | 1.00 M ops/s');
+    const sweep = (epoch: number) => progressLine({ status: 'running', simTimePs: 0, epoch, finishedCores: 0, participants: 48, simOps: 0, wallMs: 0 }, Infinity, 1000).slice(0, 26);
+    expect(sweep(0)).toBe('[####--------------------]');
+    expect(sweep(80)).toBe('[----------####----------]');
+    expect(sweep(8 * 25)).toBe('[---------------####-----]');
+    expect(progressLine({ status: 'running', simTimePs: 5e6, epoch: 3, finishedCores: 0, participants: 2, simOps: 0, wallMs: 0 }, 10e6, 1000).slice(0, 26)).toBe('[############------------]');
   });
 });

@@ -106,7 +106,7 @@ async function run(args: RunArgs): Promise<void> {
   const t0 = performance.now();
   if (tty)
     timer = setInterval(() => {
-      process.stderr.write('\r' + progressLine(sim.progress(performance.now()), sim.run.settings.stopAtPs, performance.now() - t0));
+      process.stderr.write('\r' + progressLine(sim.progress(performance.now()), sim.run.settings.stopAtPs, performance.now() - t0) + '\x1b[K');
     }, 150);
   let results: Results;
   try {

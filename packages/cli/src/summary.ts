@@ -15,10 +15,18 @@ function rate(n: number): string {
 }
 
 export function progressLine(p: Progress, stopAtPs: number, wallMs: number): string {
-  const frac = Number.isFinite(stopAtPs) ? p.simTimePs / stopAtPs : p.participants > 0 ? p.finishedCores / p.participants : 0;
   const width = 24;
-  const filled = Math.max(0, Math.min(width, Math.round(frac * width)));
-  const bar = '#'.repeat(filled) + '-'.repeat(width - filled);
+  let bar: string;
+  if (Number.isFinite(stopAtPs) || p.finishedCores > 0) {
+    const frac = Number.isFinite(stopAtPs) ? p.simTimePs / stopAtPs : p.finishedCores / Math.max(1, p.participants);
+    const filled = Math.max(0, Math.min(width, Math.round(frac * width)));
+    bar = '#'.repeat(filled) + '-'.repeat(width - filled);
+  } else {
+    // no known end: a sweep that moves with the epochs
+    const at = Math.floor(p.epoch / 8) % (2 * (width - 4));
+    const pos = at < width - 4 ? at : 2 * (width - 4) - at;
+    bar = '-'.repeat(pos) + '####' + '-'.repeat(width - 4 - pos);
+  }
   const ops = wallMs > 0 ? (p.simOps / wallMs) * 1000 : 0;
   return `[${bar}] ${p.status} | simulated ${formatTime(p.simTimePs / 1000)} | ${p.finishedCores}/${p.participants} cores done | epoch ${p.epoch} | ${rate(ops)} ops/s`;
 }

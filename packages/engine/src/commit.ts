@@ -315,18 +315,6 @@ export class Committer {
       for (const core of settings.participants) this.wake(core, latest);
     }
 
-    // received totals from the message matrix
-    for (let j = 0; j < cores; j++) {
-      let msgs = 0;
-      let bytes = 0;
-      for (let i = 0; i < cores; i++) {
-        msgs += v.matrix[(i * cores + j) * 2]!;
-        bytes += v.matrix[(i * cores + j) * 2 + 1]!;
-      }
-      c[j * CORE_SLOTS + C.messagesReceived] = msgs;
-      c[j * CORE_SLOTS + C.bytesReceived] = bytes;
-    }
-
     // 4. power, samples, timeline, live changes
     this.power.account(startPs, endPs);
     let ops = 0;
@@ -402,9 +390,26 @@ export class Committer {
     return `deadlock: no core can run (${parts.join('; ')})`;
   }
 
+  /** Received totals per core: column sums of the message matrix (at samples and at the end). */
+  private receivedTotals(): void {
+    const v = this.v;
+    const cores = this.chip.topo.cores;
+    for (let j = 0; j < cores; j++) {
+      let msgs = 0;
+      let bytes = 0;
+      for (let i = 0; i < cores; i++) {
+        msgs += v.matrix[(i * cores + j) * 2]!;
+        bytes += v.matrix[(i * cores + j) * 2 + 1]!;
+      }
+      v.core[j * CORE_SLOTS + C.messagesReceived] = msgs;
+      v.core[j * CORE_SLOTS + C.bytesReceived] = bytes;
+    }
+  }
+
   /** Appends a telemetry sample for the interval since the previous one. */
   sample(atPs: number): void {
     const { chip, v } = this;
+    this.receivedTotals();
     const L = v.layout;
     let n = v.ctl[CTL.seriesCount]!;
     if (n >= SERIES_CAP) {
@@ -444,5 +449,6 @@ export class Committer {
 
   private finalSample(atPs: number): void {
     if (atPs > this.v.ctlF[CTLF.lastSamplePs]!) this.sample(atPs);
+    this.receivedTotals();
   }
 }

@@ -15,11 +15,36 @@
  */
 import type { ResolvedChip } from './chip';
 import { CORE_SLOTS, CTRL_SLOTS, LINK_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, type Views } from './layout';
-import { forEachRouteLink } from './topology';
+import { tileX, tileY, DIR_E, DIR_W, DIR_N, DIR_S, type Topology } from './topology';
+
+/**
+ * Walks the X-Y route a -> b. mode 0: adds `flits` to each link's epoch flits; mode 1:
+ * returns the sum of the links' waits. No closures: called for every transaction.
+ */
+function walk(t: Topology, a: number, b: number, mode: number, flits: number, links: Float64Array, wait: Float64Array): number {
+  let x = tileX(t, a);
+  let y = tileY(t, a);
+  const bx = tileX(t, b);
+  const by = tileY(t, b);
+  let sum = 0;
+  while (x !== bx) {
+    const l = (y * t.width + x) * 4 + (bx > x ? DIR_E : DIR_W);
+    if (mode === 0) links[l * 4 + 1] += flits;
+    else sum += wait[l]!;
+    x += bx > x ? 1 : -1;
+  }
+  while (y !== by) {
+    const l = (y * t.width + x) * 4 + (by > y ? DIR_S : DIR_N);
+    if (mode === 0) links[l * 4 + 1] += flits;
+    else sum += wait[l]!;
+    y += by > y ? 1 : -1;
+  }
+  return sum;
+}
 import { C, STALL_NETWORK } from './vocabulary';
 
 export const CTRL = { requests: 0, reads: 1, writes: 2, lastFinishPs: 3, queueMax: 4, queueDelayPs: 5, busyPs: 6, epochRequests: 7 } as const;
-export const LINK = { flits: 0, epochFlits: 1, waitPs: 2, utilization: 3 } as const;
+export const LINK = { flits: 0, epochFlits: 1, waitPs: 2, utilization: 3 } as const; // LINK_SLOTS = 4
 
 export class Weaver {
   private readonly chip: ResolvedChip;
@@ -74,8 +99,8 @@ export class Weaver {
         const dst = target & TXN_TARGET_MPB ? target & 0xffff : chip.controllerTile[target]!;
         const out = (flits >>> 16) * count;
         const back = (flits & 0xffff) * count;
-        forEachRouteLink(topo, src, dst, (l) => (links[l * LINK_SLOTS + LINK.epochFlits] += out));
-        forEachRouteLink(topo, dst, src, (l) => (links[l * LINK_SLOTS + LINK.epochFlits] += back));
+        walk(topo, src, dst, 0, out, links, this.linkWait);
+        walk(topo, dst, src, 0, back, links, this.linkWait);
         if (!(target & TXN_TARGET_MPB)) total += count;
       }
     }
@@ -104,9 +129,7 @@ export class Weaver {
         const weight = Math.max(1, meta >>> 24);
         const count = v.txnU[p + 5]!;
         const dst = target & TXN_TARGET_MPB ? target & 0xffff : chip.controllerTile[target]!;
-        let w = 0;
-        forEachRouteLink(topo, src, dst, (l) => (w += lw[l]!));
-        forEachRouteLink(topo, dst, src, (l) => (w += lw[l]!));
+        const w = walk(topo, src, dst, 1, 0, links, lw) + walk(topo, dst, src, 1, 0, links, lw);
         if (w > 0) {
           const d = (w * count) / weight;
           delay[core] += d;
