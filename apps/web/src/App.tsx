@@ -1,0 +1,369 @@
+/**
+ * Manycore Lab: the page. Holds the experiment draft, the current run, the compare slots
+ * and the share-link state; the views draw themselves from the frame loop.
+ */
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { parseExperiment, prepareRun, type Experiment, type PreparedRun, type TimelineEvent } from '@manycore/engine';
+import { workloads } from '@manycore/workloads';
+import { browserHost } from '../../../workers/browser-host';
+import { LiveCharts, markersOf } from './components/Charts';
+import { ChipView } from './components/ChipView';
+import { Controls } from './components/Controls';
+import { Counters } from './components/Counters';
+import { Editor } from './components/Editor';
+import { Inspector } from './components/Inspector';
+import { IsolationPanel } from './components/IsolationPanel';
+import { ResultsPanel } from './components/ResultsPanel';
+import { WhatIf } from './components/WhatIf';
+import { GALLERY, type GuidedExperiment } from './gallery/entries';
+import { downloadText } from './lib/download';
+import { decodeLink, shareUrl } from './lib/link';
+import { draftOf, validateDraft, type Draft } from './lib/params';
+import { Compare, type Slot } from './pages/Compare';
+import { Gallery } from './pages/Gallery';
+import { frameLoop } from './sim/frame-loop';
+import { LiveRun, mergeTimeline } from './sim/live-run';
+import type { Window } from './sim/telemetry';
+
+const REGISTRY = workloads;
+const host = () => browserHost();
+export const DEFAULT_EXPERIMENT: Experiment = parseExperiment(GALLERY[0]!.experiment);
+
+type Tab = 'lab' | 'compare' | 'gallery';
+
+function initialCoresPerWorker(): number {
+  const q = Number(new URLSearchParams(window.location.search).get('cpw'));
+  return Number.isInteger(q) && q >= 1 && q <= 1024 ? q : 1;
+}
+
+function Fps() {
+  const el = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    let shown = -1;
+    return frameLoop.add(() => {
+      if (frameLoop.fps !== shown && el.current) {
+        shown = frameLoop.fps;
+        el.current.textContent = `${shown} fps`;
+      }
+    }, 99);
+  }, []);
+  return <span className="fps" ref={el} data-testid="fps" title="Frames per second of the page" />;
+}
+
+export function App() {
+  const isolated = window.crossOriginIsolated && typeof SharedArrayBuffer === 'function';
+  const [tab, setTab] = useState<Tab>('lab');
+  const [draft, setDraft] = useState<Draft>(() => draftOf(DEFAULT_EXPERIMENT));
+  const validation = useMemo(() => validateDraft(draft, REGISTRY), [draft]);
+  const [run, setRun] = useState<LiveRun | null>(null);
+  const [, rerender] = useReducer((x: number) => x + 1, 0);
+  const [cpw, setCpw] = useState(initialCoresPerWorker);
+  const [speed, setSpeed] = useState(Infinity);
+  const [metric, setMetric] = useState('utilization');
+  const [win, setWin] = useState<Window>('recent');
+  const [selected, setSelected] = useState<number | null>(null);
+  const [linkError, setLinkError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [shared, setShared] = useState<{ url: string; copied: boolean } | null>(null);
+  const [runError, setRunError] = useState<string | null>(null);
+  const [slotA, setSlotA] = useState<Slot>(() => ({ draft: draftOf(DEFAULT_EXPERIMENT), results: null, wallMs: 0 }));
+  const [slotB, setSlotB] = useState<Slot>(() => ({ draft: draftOf(DEFAULT_EXPERIMENT), results: null, wallMs: 0 }));
+  const lastPrepared = useRef<PreparedRun | null>(null);
+
+  useEffect(() => (run ? run.subscribe(rerender) : undefined), [run]);
+  const runRef = useRef<LiveRun | null>(null);
+  runRef.current = run;
+  // telemetry is read once per frame, before any view draws
+  useEffect(
+    () =>
+      frameLoop.add((now) => {
+        const r = runRef.current;
+        if (r && r.status !== 'ready') r.telemetry.update(now);
+      }, 0),
+    [],
+  );
+  const status = run?.status ?? 'ready';
+
+  // the chip shown: the run's, else the draft's (the last valid one while the draft is invalid)
+  const prepared = useMemo(() => {
+    if (run) return run.sim.run;
+    if (!validation.experiment) return lastPrepared.current;
+    try {
+      return prepareRun(validation.experiment, REGISTRY);
+    } catch {
+      return lastPrepared.current;
+    }
+  }, [run, validation.experiment]);
+  lastPrepared.current = prepared;
+  const participants = useMemo(() => new Set(prepared?.settings.participants ?? []), [prepared]);
+
+  // links: on load and when the hash changes
+  useEffect(() => {
+    const load = async () => {
+      const r = await decodeLink(window.location.hash, REGISTRY);
+      if (!r) return;
+      if (r.ok) {
+        setDraft(draftOf(r.experiment));
+        setLinkError(null);
+        setNotice('Loaded the experiment from the link. Press Run to reproduce it.');
+        setRun((old) => {
+          old?.dispose();
+          return null;
+        });
+        setTab('lab');
+      } else {
+        setLinkError(r.problem);
+        setNotice(null);
+      }
+    };
+    void load();
+    const onHash = () => void load();
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  // a finished run writes its applied changes into the experiment's timeline
+  useEffect(() => {
+    if (!run) return;
+    if (status === 'done' || status === 'stopped') {
+      const tl = run.reproducible().timeline;
+      setDraft((d) => (JSON.stringify(d.timeline) === JSON.stringify(tl) ? d : { ...d, timeline: tl }));
+      setWin('run');
+    }
+  }, [run, status]);
+
+  const startRun = useCallback(
+    (paused: boolean, exp: Experiment | null) => {
+      if (!exp) return;
+      setRunError(null);
+      setShared(null);
+      let r: LiveRun;
+      try {
+        r = new LiveRun(exp, { coresPerWorker: cpw, host, registry: REGISTRY, speedNsPerS: speed });
+      } catch (err) {
+        setRunError(err instanceof Error ? err.message : String(err));
+        return;
+      }
+      setRun((old) => {
+        old?.dispose();
+        return r;
+      });
+      setWin('recent');
+      r.start(paused);
+    },
+    [cpw, speed],
+  );
+
+  const onRun = useCallback(() => {
+    if (run && run.status === 'paused') run.resume();
+    else if (run && run.status === 'running') run.pause();
+    else startRun(false, validation.experiment);
+  }, [run, startRun, validation.experiment]);
+  const onPause = useCallback(() => run?.pause(), [run]);
+  const onStep = useCallback(() => {
+    if (run && run.active) run.step();
+    else startRun(true, validation.experiment);
+  }, [run, startRun, validation.experiment]);
+  const onReset = useCallback(() => {
+    if (run) {
+      const tl = run.reproducible().timeline;
+      setDraft((d) => ({ ...d, timeline: mergeTimeline(d.timeline, tl) }));
+      run.dispose();
+    }
+    setRun(null);
+    setRunError(null);
+  }, [run]);
+  const onSpeed = (s: number) => {
+    setSpeed(s);
+    run?.setSpeed(s);
+  };
+
+  // keyboard: Space run/pause, S step (not while typing or on a focused control)
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (tab !== 'lab' || e.ctrlKey || e.metaKey || e.altKey) return;
+      const el = e.target as HTMLElement | null;
+      if (el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON|SUMMARY|A)$/.test(el.tagName))) return;
+      if (e.key === ' ') {
+        e.preventDefault();
+        onRun();
+      } else if (e.key === 's' || e.key === 'S') {
+        e.preventDefault();
+        onStep();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [tab, onRun, onStep]);
+
+  const shareable: Experiment | null = run && run.status !== 'ready' ? run.reproducible() : validation.experiment;
+  const copyLink = async () => {
+    if (!shareable) return;
+    const url = await shareUrl(window.location.href, shareable);
+    window.history.replaceState(null, '', url);
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      copied = false;
+    }
+    setShared({ url, copied });
+  };
+
+  const loadGuided = (g: GuidedExperiment, runIt: boolean) => {
+    const exp = parseExperiment(g.experiment);
+    setDraft(draftOf(exp));
+    setMetric(g.metric ?? 'utilization');
+    setSelected(null);
+    setNotice(`Loaded “${g.title}”. ${g.whatToLookFor[0] ?? ''}`);
+    setRun((old) => {
+      old?.dispose();
+      return null;
+    });
+    setTab('lab');
+    if (runIt) startRun(false, exp);
+  };
+
+  const toSlot = (): Slot => {
+    const d = shareable ? draftOf(shareable) : draft;
+    const same = run?.results && shareable && JSON.stringify(run.reproducible()) === JSON.stringify(shareable);
+    return { draft: d, results: same ? run!.results : null, wallMs: same ? run!.wallMs : 0 };
+  };
+
+  const timeline: TimelineEvent[] = run && run.status !== 'ready' ? run.reproducible().timeline : draft.timeline;
+  const chip = prepared?.chip ?? null;
+
+  return (
+    <div className="app">
+      <header className="top">
+        <div className="brand">
+          <h1>Manycore Lab</h1>
+          <span className="tagline">{chip ? `${chip.config.name}: ${chip.topo.cores} cores on a ${chip.topo.width}×${chip.topo.height} mesh` : 'simulated manycore chips'}</span>
+        </div>
+        <nav aria-label="Views" className="tabs">
+          {(
+            [
+              ['lab', 'Lab'],
+              ['compare', 'Compare A/B'],
+              ['gallery', 'Guided experiments'],
+            ] as const
+          ).map(([id, label]) => (
+            <button key={id} type="button" className={tab === id ? 'tab active' : 'tab'} aria-current={tab === id ? 'page' : undefined} onClick={() => setTab(id)} data-testid={`tab-${id}`}>
+              {label}
+            </button>
+          ))}
+        </nav>
+        <Fps />
+      </header>
+
+      {linkError ? (
+        <div className="banner error" role="alert" data-testid="link-error">
+          <strong>This link could not be opened.</strong> <span data-testid="link-error-text">{linkError}</span> The lab continues with the default experiment.
+          <button type="button" className="small" onClick={() => setLinkError(null)} aria-label="Dismiss">
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {notice ? (
+        <div className="banner info" role="status" data-testid="link-notice">
+          {notice}
+          <button type="button" className="small" onClick={() => setNotice(null)} aria-label="Dismiss">
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+
+      {!isolated ? (
+        <IsolationPanel />
+      ) : tab === 'gallery' ? (
+        <Gallery registry={REGISTRY} onLoad={loadGuided} />
+      ) : tab === 'compare' ? (
+        <Compare a={slotA} b={slotB} onA={setSlotA} onB={setSlotB} registry={REGISTRY} coresPerWorker={cpw} onCoresPerWorker={setCpw} host={host} />
+      ) : (
+        <div className="lab">
+          <aside className="sidebar">
+            <Editor
+              draft={draft}
+              validation={validation}
+              registry={REGISTRY}
+              disabled={!!run?.active}
+              onChange={(d) => {
+                setDraft(d);
+                setShared(null);
+              }}
+              coresPerWorker={cpw}
+              onCoresPerWorker={setCpw}
+            />
+          </aside>
+          <main className="main">
+            <Controls run={run} status={status} canRun={!!validation.experiment} speed={speed} onSpeed={onSpeed} onRun={onRun} onPause={onPause} onStep={onStep} onReset={onReset} />
+            <Counters run={run} />
+            {runError || run?.error ? (
+              <div className="banner error" role="alert" data-testid="run-error">
+                The run failed: {runError ?? run?.error}
+              </div>
+            ) : null}
+            <div className="share">
+              <button type="button" onClick={() => void copyLink()} disabled={!shareable} data-testid="copy-link">
+                Copy link
+              </button>
+              <button type="button" onClick={() => setSlotA(toSlot())} data-testid="use-as-a" title="Put this experiment (and its results, if finished) into Compare slot A">
+                Compare as A
+              </button>
+              <button type="button" onClick={() => setSlotB(toSlot())} data-testid="use-as-b" title="Put this experiment into Compare slot B">
+                Compare as B
+              </button>
+              <button
+                type="button"
+                disabled={!shareable}
+                onClick={() => shareable && downloadText('experiment.json', JSON.stringify(shareable, null, 2) + '\n', 'application/json')}
+                data-testid="export-experiment"
+              >
+                Experiment JSON
+              </button>
+              {shared ? (
+                <label className="share-url">
+                  <span>{shared.copied ? 'Copied:' : 'Copy this link:'}</span>
+                  <input readOnly value={shared.url} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
+                </label>
+              ) : null}
+            </div>
+            {chip && prepared ? (
+              <div className={selected !== null ? 'chip-row with-inspector' : 'chip-row'}>
+                <ChipView
+                  chip={chip}
+                  telemetry={run && run.status !== 'ready' ? run.telemetry : null}
+                  participants={participants}
+                  window={win}
+                  onWindow={setWin}
+                  selected={selected}
+                  onSelect={setSelected}
+                  runKey={run}
+                  metric={metric}
+                  onMetric={setMetric}
+                />
+                {selected !== null && selected < chip.topo.cores ? (
+                  <Inspector core={selected} chip={chip} telemetry={run && run.status !== 'ready' ? run.telemetry : null} runs={participants.has(selected)} onClose={() => setSelected(null)} />
+                ) : null}
+              </div>
+            ) : null}
+            {chip ? <WhatIf chip={chip} run={run} timeline={timeline} editable={!run?.active} onTimeline={(tl) => setDraft((d) => ({ ...d, timeline: tl }))} /> : null}
+            {run?.results ? <ResultsPanel results={run.results} wallMs={run.wallMs} /> : null}
+            {chip ? <LiveCharts telemetry={run && run.status !== 'ready' ? run.telemetry : null} chip={chip} participants={participants} markers={() => markersOf(timeline)} runKey={run} /> : null}
+            <details className="card">
+              <summary>Experiment JSON: run it from the command line too</summary>
+              <p className="sub">
+                Save as experiment.json and run <code>node packages/cli/dist/manycore.mjs run --experiment experiment.json</code>: the digest matches the lab's.
+              </p>
+              <pre data-testid="experiment-json">{shareable ? JSON.stringify(shareable, null, 2) : 'fix the problems in the editor first'}</pre>
+            </details>
+          </main>
+        </div>
+      )}
+      <footer className="foot">
+        Manycore Lab simulates the chip in this browser tab (one Web Worker per {cpw === 1 ? 'simulated core' : `${cpw} simulated cores`}); nothing is sent anywhere.
+      </footer>
+    </div>
+  );
+}

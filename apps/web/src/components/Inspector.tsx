@@ -1,0 +1,87 @@
+/** The core inspector: every counter of one core, its state, what it waits on, its caches. */
+import { useEffect, useRef } from 'react';
+import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, STALL_NAMES, type ResolvedChip } from '@manycore/engine';
+import { joules, num, pct, simTime, watts } from '../lib/format';
+import { frameLoop } from '../sim/frame-loop';
+import { stallLabel } from '../sim/metrics';
+import type { Telemetry } from '../sim/telemetry';
+
+interface Row {
+  key: string;
+  label: string;
+  value(t: Telemetry, core: number, chip: ResolvedChip): string;
+}
+
+const PS = 1000;
+const ROWS: Row[] = [
+  { key: 'state', label: 'State', value: (t, c) => CORE_STATE_NAMES[t.core(c, C.state)] ?? '?' },
+  { key: 'blocked', label: 'Blocked on', value: (t, c) => BLOCK_REASON_NAMES[t.core(c, C.blockedOn)] ?? '?' },
+  { key: 'clock', label: 'Local clock', value: (t, c) => simTime(t.core(c, C.clockPs) / PS, 5) },
+  { key: 'cycles', label: 'Cycles', value: (t, c) => num(t.core(c, C.cycles), 4) },
+  { key: 'util', label: 'Utilisation (run)', value: (t, c) => pct(t.utilRun(c)) },
+  { key: 'busy', label: 'Busy', value: (t, c) => simTime(t.core(c, C.busyPs) / PS) },
+  ...STALL_NAMES.map((_, i): Row => ({ key: `stall${i}`, label: `Stall: ${stallLabel(i)}`, value: (t, c) => simTime(t.core(c, C.stallL1MissPs + i) / PS) })),
+  { key: 'sleep', label: 'Sleeping', value: (t, c) => simTime(t.core(c, C.sleepPs) / PS) },
+  { key: 'l1', label: 'L1D lines valid', value: (t, c, chip) => `${t.core(c, C.l1Lines)} / ${chip.l1d.sets * chip.l1d.ways}` },
+  { key: 'l2', label: 'L2 lines valid', value: (t, c, chip) => (chip.l2 ? `${t.core(c, C.l2Lines)} / ${chip.l2.sets * chip.l2.ways}` : 'L2 off') },
+  { key: 'loads', label: 'Loads / stores', value: (t, c) => `${num(t.core(c, C.loads), 5)} / ${num(t.core(c, C.stores), 5)}` },
+  { key: 'l1hm', label: 'L1 hits / misses', value: (t, c) => `${num(t.core(c, C.l1Hits), 5)} / ${num(t.core(c, C.l1Misses), 5)}` },
+  { key: 'l2hm', label: 'L2 hits / misses', value: (t, c) => `${num(t.core(c, C.l2Hits), 5)} / ${num(t.core(c, C.l2Misses), 5)}` },
+  { key: 'dram', label: 'DRAM reads / writes', value: (t, c) => `${num(t.core(c, C.dramReads), 5)} / ${num(t.core(c, C.dramWrites), 5)}` },
+  { key: 'mpb', label: 'MPB reads / writes', value: (t, c) => `${num(t.core(c, C.mpbReads), 5)} / ${num(t.core(c, C.mpbWrites), 5)}` },
+  { key: 'msgs', label: 'Messages sent / received', value: (t, c) => `${num(t.core(c, C.messagesSent), 5)} / ${num(t.core(c, C.messagesReceived), 5)}` },
+  { key: 'bytes', label: 'Bytes sent / received', value: (t, c) => `${num(t.core(c, C.bytesSent), 5)} / ${num(t.core(c, C.bytesReceived), 5)}` },
+  { key: 'flushes', label: 'Flushes', value: (t, c) => num(t.core(c, C.flushes), 5) },
+  { key: 'flits', label: 'Flits injected', value: (t, c) => num(t.core(c, C.flits), 5) },
+  { key: 'power', label: 'Power (last epoch)', value: (t, c) => watts(t.corePowerW(c)) },
+  { key: 'energy', label: 'Energy', value: (t, c) => joules(t.core(c, C.energyJ)) },
+];
+
+export function Inspector(props: { core: number; chip: ResolvedChip; telemetry: Telemetry | null; runs: boolean; onClose(): void }) {
+  const cells = useRef<Record<string, HTMLTableCellElement | null>>({});
+  const latest = useRef(props);
+  latest.current = props;
+  useEffect(() => {
+    let drawn = '';
+    return frameLoop.add(() => {
+      const { telemetry: t, core, chip } = latest.current;
+      const key = `${t?.version ?? -1}|${core}`;
+      if (key === drawn) return;
+      drawn = key;
+      for (const r of ROWS) {
+        const el = cells.current[r.key];
+        if (el) el.textContent = t ? r.value(t, core, chip) : '–';
+      }
+    });
+  }, []);
+  const chip = props.chip;
+  const tile = Math.floor(props.core / chip.topo.coresPerTile);
+  return (
+    <aside className="inspector card" data-testid="inspector" aria-label={`Core ${props.core} inspector`}>
+      <header className="card-head">
+        <div>
+          <h3>Core {props.core}</h3>
+          <p className="sub">
+            tile {tile} at ({tile % chip.topo.width},{Math.floor(tile / chip.topo.width)}), island {chip.islandOfTile[tile]}, memory controller {chip.nearestController[props.core]} ·{' '}
+            {props.runs ? 'runs the workload' : 'idle in this workload'}
+          </p>
+        </div>
+        <button type="button" className="small" onClick={props.onClose} aria-label="Close inspector" data-testid="inspector-close">
+          ✕
+        </button>
+      </header>
+      <table className="kv">
+        <tbody>
+          {ROWS.map((r) => (
+            <tr key={r.key}>
+              <th scope="row">{r.label}</th>
+              <td ref={(el) => void (cells.current[r.key] = el)} data-testid={`inspect-${r.key}`}>
+                –
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </aside>
+  );
+}

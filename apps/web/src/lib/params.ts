@@ -1,0 +1,269 @@
+/**
+ * The experiment editor's model: form fields derived from the zod schemas (workload
+ * parameters from the registry, a curated set of chip fields from ChipSchema, the
+ * experiment's own settings), a draft that may hold invalid values, and validation that
+ * names each problem next to its field.
+ */
+import { z } from 'zod';
+import {
+  ChipSchema,
+  deepMerge,
+  ExperimentSchema,
+  formatIssues,
+  parseExperiment,
+  prepareRun,
+  PRESETS,
+  type ChipConfig,
+  type Experiment,
+  type WorkloadRegistry,
+} from '@manycore/engine';
+
+export type FieldKind = 'integer' | 'number' | 'boolean' | 'enum' | 'string';
+
+export interface Field {
+  /** Unique key: "param.<name>", "chip.<dotted path>" or "exp.<dotted path>". */
+  key: string;
+  name: string;
+  label: string;
+  kind: FieldKind;
+  default?: unknown;
+  min?: number;
+  max?: number;
+  options?: string[];
+  description?: string;
+}
+
+interface JsonProp {
+  type?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  description?: string;
+  enum?: unknown[];
+  properties?: Record<string, JsonProp>;
+  anyOf?: JsonProp[];
+}
+
+const HUGE = 2 ** 52;
+
+function fieldFromProp(key: string, name: string, p: JsonProp, label = name): Field {
+  const kind: FieldKind = p.enum ? 'enum' : p.type === 'integer' ? 'integer' : p.type === 'number' ? 'number' : p.type === 'boolean' ? 'boolean' : 'string';
+  const f: Field = { key, name, label, kind };
+  if (p.default !== undefined) f.default = p.default;
+  const min = p.minimum ?? p.exclusiveMinimum;
+  const max = p.maximum ?? p.exclusiveMaximum;
+  if (min !== undefined && Math.abs(min) < HUGE) f.min = min;
+  if (max !== undefined && Math.abs(max) < HUGE) f.max = max;
+  if (p.enum) f.options = p.enum.map(String);
+  if (p.description) f.description = p.description;
+  return f;
+}
+
+/** Form fields of a workload's parameters, from its zod schema (defaults, ranges, descriptions). */
+export function workloadFields(registry: WorkloadRegistry, name: string): Field[] {
+  const def = registry[name];
+  if (!def) return [];
+  const schema = z.toJSONSchema(def.params as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonProp;
+  return Object.entries(schema.properties ?? {}).map(([n, p]) => fieldFromProp(`param.${n}`, n, p));
+}
+
+/** Chip parameters the editor shows as fields (the overrides JSON covers the rest). */
+export const CHIP_FIELD_PATHS: { path: string; label: string }[] = [
+  { path: 'clocks.divisor', label: 'Core clock divisor (base MHz / d)' },
+  { path: 'clocks.meshMHz', label: 'Mesh clock, MHz' },
+  { path: 'clocks.memoryMHz', label: 'Memory clock, MHz' },
+  { path: 'l2Enabled', label: 'L2 caches on' },
+  { path: 'missesInFlight', label: 'Outstanding misses per core' },
+  { path: 'mesh.hopMeshCycles', label: 'Hop latency, mesh cycles' },
+  { path: 'memory.serviceMemCycles', label: 'Controller time per line, memory cycles' },
+  { path: 'mpb.remoteAccessCycles', label: 'Remote MPB access, core cycles' },
+];
+
+let chipJson: JsonProp | null = null;
+function chipProp(path: string): JsonProp | undefined {
+  chipJson ??= z.toJSONSchema(ChipSchema, { io: 'input', unrepresentable: 'any' }) as JsonProp;
+  let p: JsonProp | undefined = chipJson;
+  for (const part of path.split('.')) p = p?.properties?.[part];
+  return p;
+}
+
+export function chipFields(): Field[] {
+  return CHIP_FIELD_PATHS.map(({ path, label }) => {
+    const p = chipProp(path) ?? {};
+    return fieldFromProp(`chip.${path}`, path, p, label);
+  });
+}
+
+/** The experiment's own settings. */
+export function experimentFields(): Field[] {
+  const json = z.toJSONSchema(ExperimentSchema, { io: 'input', unrepresentable: 'any' }) as JsonProp;
+  const props = json.properties ?? {};
+  const stop = props.stop?.properties?.maxTimeNs ?? {};
+  return [
+    fieldFromProp('exp.seed', 'seed', props.seed ?? {}, 'Seed'),
+    fieldFromProp('exp.quantumNs', 'quantumNs', props.quantumNs ?? {}, 'Quantum (epoch), ns'),
+    fieldFromProp('exp.sampleIntervalNs', 'sampleIntervalNs', props.sampleIntervalNs ?? {}, 'Sample interval, ns'),
+    { ...fieldFromProp('exp.stop.maxTimeNs', 'stop.maxTimeNs', stop, 'Stop at, ns (empty: run to the end)'), kind: 'number' },
+  ];
+}
+
+export function getPath(obj: unknown, path: string): unknown {
+  let o: unknown = obj;
+  for (const part of path.split('.')) {
+    if (o === null || typeof o !== 'object') return undefined;
+    o = (o as Record<string, unknown>)[part];
+  }
+  return o;
+}
+
+/** Returns a copy of obj with path set to value (undefined removes it, and empty parents). */
+export function setPath<T>(obj: T, path: string, value: unknown): T {
+  const parts = path.split('.');
+  const walk = (o: unknown, i: number): unknown => {
+    const base: Record<string, unknown> = o !== null && typeof o === 'object' && !Array.isArray(o) ? { ...(o as Record<string, unknown>) } : {};
+    const k = parts[i]!;
+    if (i === parts.length - 1) {
+      if (value === undefined) delete base[k];
+      else base[k] = value;
+    } else {
+      const child = walk(base[k], i + 1);
+      if (child && typeof child === 'object' && Object.keys(child).length === 0) delete base[k];
+      else base[k] = child;
+    }
+    return base;
+  };
+  return walk(obj, 0) as T;
+}
+
+const NUMBER_RE = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
+
+/** Turns what the user typed into the value to store: a number when it parses, else the text (flagged by validation). */
+export function parseInput(field: Field, text: string): unknown {
+  if (field.kind === 'integer' || field.kind === 'number') {
+    if (text.trim() === '') return field.key === 'exp.stop.maxTimeNs' ? undefined : text;
+    return NUMBER_RE.test(text) ? Number(text) : text;
+  }
+  return text;
+}
+
+/** A draft: an experiment whose values may still be invalid (strings where numbers belong). */
+export type Draft = {
+  version: number;
+  chip: { preset: string; overrides: Record<string, unknown> };
+  workload: { name: string; params: Record<string, unknown> };
+  seed: unknown;
+  quantumNs: unknown;
+  sampleIntervalNs: unknown;
+  stop: { maxTimeNs?: unknown };
+  timeline: Experiment['timeline'];
+};
+
+export function draftOf(exp: Experiment): Draft {
+  return JSON.parse(JSON.stringify(exp)) as Draft;
+}
+
+/** Value shown in a field: the draft's value, else the preset's (chip) or the default. */
+export function fieldValue(draft: Draft, field: Field): unknown {
+  if (field.key.startsWith('param.')) return draft.workload.params[field.name] ?? field.default;
+  if (field.key.startsWith('chip.')) {
+    const v = getPath(draft.chip.overrides, field.name);
+    if (v !== undefined) return v;
+    return getPath(PRESETS[draft.chip.preset]?.chip, field.name);
+  }
+  return getPath(draft, field.key.slice(4));
+}
+
+/** Writes a field into a copy of the draft. Chip values equal to the preset's are dropped from the overrides. */
+export function withField(draft: Draft, field: Field, value: unknown): Draft {
+  if (field.key.startsWith('param.')) {
+    const params = { ...draft.workload.params };
+    if (value === undefined) delete params[field.name];
+    else params[field.name] = value;
+    return { ...draft, workload: { ...draft.workload, params } };
+  }
+  if (field.key.startsWith('chip.')) {
+    const presetValue = getPath(PRESETS[draft.chip.preset]?.chip, field.name);
+    const v = value === presetValue ? undefined : value;
+    return { ...draft, chip: { ...draft.chip, overrides: setPath(draft.chip.overrides, field.name, v) } };
+  }
+  return setPath(draft, field.key.slice(4), value);
+}
+
+export interface Validation {
+  experiment: Experiment | null;
+  fieldErrors: Record<string, string>;
+  general: string[];
+}
+
+function issuePath(path: readonly PropertyKey[]): string {
+  return path.map(String).join('.');
+}
+
+/** Validates a draft; names every problem, next to its field where there is one. */
+export function validateDraft(draft: Draft, registry: WorkloadRegistry): Validation {
+  const fieldErrors: Record<string, string> = {};
+  const general: string[] = [];
+  const numericText = (key: string, v: unknown) => {
+    if (typeof v === 'string') fieldErrors[key] = `"${v.slice(0, 30)}" is not a number`;
+  };
+  // experiment-level fields
+  for (const f of experimentFields()) numericText(f.key, getPath(draft, f.key.slice(4)));
+  // workload parameters
+  const def = registry[draft.workload.name];
+  if (!def) general.push(`workload "${draft.workload.name}" is not in this lab (known: ${Object.keys(registry).join(', ')})`);
+  else {
+    const fields = workloadFields(registry, draft.workload.name);
+    for (const f of fields) {
+      const v = draft.workload.params[f.name];
+      if ((f.kind === 'integer' || f.kind === 'number') && typeof v === 'string') numericText(f.key, v);
+    }
+    const parsed = def.params.safeParse(draft.workload.params);
+    if (!parsed.success)
+      for (const i of parsed.error.issues) {
+        const key = i.path.length ? `param.${issuePath(i.path)}` : '';
+        if (key && !fieldErrors[key]) fieldErrors[key] = i.message;
+        else if (!key) general.push(`workload.params: ${i.message}`);
+      }
+  }
+  // chip
+  const preset = PRESETS[draft.chip.preset];
+  if (!preset) general.push(`chip.preset: unknown preset "${draft.chip.preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
+  else {
+    const merged = deepMerge(JSON.parse(JSON.stringify(preset.chip)), draft.chip.overrides);
+    const parsed = ChipSchema.safeParse(merged);
+    if (!parsed.success) {
+      const known = new Set(CHIP_FIELD_PATHS.map((f) => f.path));
+      for (const i of parsed.error.issues) {
+        const p = issuePath(i.path);
+        if (known.has(p) && !fieldErrors[`chip.${p}`]) fieldErrors[`chip.${p}`] = i.message;
+        else general.push(formatIssues(new z.ZodError([i]), 'chip'));
+      }
+    }
+  }
+  if (Object.keys(fieldErrors).length > 0 || general.length > 0) return { experiment: null, fieldErrors, general };
+  // the whole experiment (cross-field rules: participants, timeline, ...)
+  try {
+    const experiment = parseExperiment(draft);
+    prepareRun(experiment, registry);
+    return { experiment, fieldErrors, general };
+  } catch (err) {
+    const lines = (err instanceof Error ? err.message : String(err)).split('\n');
+    for (const line of lines) {
+      const m = /^experiment\.([\w.]+): (.*)$/.exec(line);
+      const key = m ? `exp.${m[1]}` : '';
+      if (m && experimentFields().some((f) => f.key === key)) fieldErrors[key] = m[2]!;
+      else general.push(line);
+    }
+    return { experiment: null, fieldErrors, general };
+  }
+}
+
+/** The effective chip config of a draft (preset + overrides), or null when invalid. */
+export function effectiveChip(draft: Draft): ChipConfig | null {
+  const preset = PRESETS[draft.chip.preset];
+  if (!preset) return null;
+  const parsed = ChipSchema.safeParse(deepMerge(JSON.parse(JSON.stringify(preset.chip)), draft.chip.overrides));
+  return parsed.success ? parsed.data : null;
+}

@@ -1,0 +1,228 @@
+/**
+ * Compare: two experiments, A and B, run one after the other; key results side by side with
+ * deltas, overlaid time series and workload results.
+ */
+import { useMemo, useRef, useState } from 'react';
+import type { HostAdapter, Results, WorkloadRegistry } from '@manycore/engine';
+import { drawLineChart } from '../charts/draw';
+import { CanvasCard } from '../components/CanvasCard';
+import { Editor } from '../components/Editor';
+import { keyNumbers, RowsChart } from '../components/ResultsPanel';
+import { delta } from '../lib/format';
+import { validateDraft, type Draft } from '../lib/params';
+import { LiveRun } from '../sim/live-run';
+import { SeriesColumns } from '../sim/telemetry';
+
+export interface Slot {
+  draft: Draft;
+  results: Results | null;
+  wallMs: number;
+}
+
+export interface CompareProps {
+  a: Slot;
+  b: Slot;
+  onA(s: Slot): void;
+  onB(s: Slot): void;
+  registry: WorkloadRegistry;
+  coresPerWorker: number;
+  onCoresPerWorker(n: number): void;
+  host: () => HostAdapter;
+}
+
+const A_COLOR = '#0072B2';
+const B_COLOR = '#D55E00';
+
+function OverlayChart({ id, title, yLabel, a, b, pick }: { id: string; title: string; yLabel: string; a: Results; b: Results; pick: (s: SeriesColumns) => Float64Array }) {
+  const sa = useMemo(() => SeriesColumns.fromResults(a.series), [a]);
+  const sb = useMemo(() => SeriesColumns.fromResults(b.series), [b]);
+  return (
+    <CanvasCard
+      id={id}
+      title={title}
+      subtitle="A solid, B dashed"
+      draw={(p) =>
+        drawLineChart(p, {
+          yLabel,
+          series: [
+            { label: 'A', color: A_COLOR, xs: sa.timeNs.view(), ys: pick(sa) },
+            { label: 'B', color: B_COLOR, dash: [7, 4], xs: sb.timeNs.view(), ys: pick(sb) },
+          ],
+        })
+      }
+      version={() => `${a.digest}|${b.digest}`}
+    />
+  );
+}
+
+function sumColumns(cols: { view(): Float64Array }[], n: number): Float64Array {
+  const out = new Float64Array(n);
+  for (const c of cols) {
+    const v = c.view();
+    for (let i = 0; i < n; i++) out[i]! += v[i] ?? 0;
+  }
+  return out;
+}
+
+function describe(d: Draft): string {
+  const params = Object.entries(d.workload.params)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ');
+  const over = Object.keys(d.chip.overrides).length ? ` · chip overrides ${JSON.stringify(d.chip.overrides).slice(0, 80)}` : '';
+  const tl = d.timeline.length ? ` · ${d.timeline.length} timeline change(s)` : '';
+  return `${d.workload.name}${params ? ` (${params})` : ''}${over}${tl}`;
+}
+
+export function Compare(props: CompareProps) {
+  const [running, setRunning] = useState<'A' | 'B' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const current = useRef<LiveRun | null>(null);
+  const va = validateDraft(props.a.draft, props.registry);
+  const vb = validateDraft(props.b.draft, props.registry);
+
+  const runOne = (which: 'A' | 'B', slot: Slot): Promise<Slot> => {
+    const v = validateDraft(slot.draft, props.registry);
+    if (!v.experiment) return Promise.reject(new Error(`${which}: ${[...Object.values(v.fieldErrors), ...v.general].join('; ')}`));
+    const run = new LiveRun(v.experiment, { coresPerWorker: props.coresPerWorker, host: props.host, registry: props.registry });
+    current.current = run;
+    setRunning(which);
+    return new Promise((resolve, reject) => {
+      run.subscribe(() => {
+        if (run.status === 'done' || run.status === 'stopped') resolve({ ...slot, results: run.results, wallMs: run.wallMs });
+        else if (run.status === 'error') reject(new Error(`${which}: ${run.error}`));
+      });
+      run.start();
+    });
+  };
+
+  const runBoth = async () => {
+    setError(null);
+    try {
+      const a = props.a.results ? props.a : await runOne('A', props.a);
+      props.onA(a);
+      const b = props.b.results ? props.b : await runOne('B', props.b);
+      props.onB(b);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      current.current?.dispose();
+      current.current = null;
+      setRunning(null);
+    }
+  };
+
+  const A = props.a.results;
+  const B = props.b.results;
+  const slot = (which: 'A' | 'B', s: Slot, set: (s: Slot) => void, v: ReturnType<typeof validateDraft>) => (
+    <section className="card slot" data-testid={`compare-slot-${which.toLowerCase()}`}>
+      <header className="card-head">
+        <div>
+          <h3>
+            <span className={`badge badge-${which.toLowerCase()}`}>{which}</span> {describe(s.draft)}
+          </h3>
+          <p className="sub">
+            {s.results ? (
+              <>
+                done: digest <code data-testid={`compare-digest-${which.toLowerCase()}`}>{s.results.digest}</code>
+              </>
+            ) : (
+              'not run yet'
+            )}
+          </p>
+        </div>
+      </header>
+      <details>
+        <summary>Edit {which}</summary>
+        <Editor
+          draft={s.draft}
+          validation={v}
+          registry={props.registry}
+          disabled={running !== null}
+          onChange={(d) => set({ draft: d, results: null, wallMs: 0 })}
+          coresPerWorker={props.coresPerWorker}
+          onCoresPerWorker={props.onCoresPerWorker}
+        />
+      </details>
+    </section>
+  );
+
+  return (
+    <div className="compare" data-testid="compare">
+      <p className="lead">
+        Run two experiments and compare them: for example the same workload with one parameter changed. Send the lab's experiment here with “Compare as A/B”, or edit
+        each side below.
+      </p>
+      <div className="slots">
+        {slot('A', props.a, props.onA, va)}
+        {slot('B', props.b, props.onB, vb)}
+      </div>
+      <div className="buttons">
+        <button type="button" className="primary" onClick={() => void runBoth()} disabled={running !== null || !va.experiment || !vb.experiment} data-testid="compare-run">
+          {running ? `Running ${running}…` : A && B ? 'Both done' : 'Run A and B'}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            props.onA({ ...props.a, results: null });
+            props.onB({ ...props.b, results: null });
+          }}
+          disabled={running !== null}
+        >
+          Clear results
+        </button>
+        {error ? (
+          <span className="error" role="alert" data-testid="compare-error">
+            {error}
+          </span>
+        ) : null}
+      </div>
+      {A && B ? (
+        <>
+          <section className="card">
+            <header className="card-head">
+              <h3>Key results</h3>
+            </header>
+            <table className="compare-table" data-testid="compare-table">
+              <thead>
+                <tr>
+                  <th scope="col">measure</th>
+                  <th scope="col">A</th>
+                  <th scope="col">B</th>
+                  <th scope="col">B − A</th>
+                  <th scope="col">change</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keyNumbers(A).map((k, i) => {
+                  const kb = keyNumbers(B)[i]!;
+                  const d = delta(k.value, kb.value);
+                  return (
+                    <tr key={k.key}>
+                      <th scope="row">{k.label}</th>
+                      <td>{k.format(k.value)}</td>
+                      <td>{kb.format(kb.value)}</td>
+                      <td className={d.sign > 0 ? 'up' : d.sign < 0 ? 'down' : ''}>{d.abs}</td>
+                      <td className={d.sign > 0 ? 'up' : d.sign < 0 ? 'down' : ''}>{d.rel}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </section>
+          <div className="chart-grid">
+            <OverlayChart id="compare-power" title="Chip power, A vs B" yLabel="power (W)" a={A} b={B} pick={(s) => s.chipPowerW.view()} />
+            <OverlayChart id="compare-network" title="Network throughput, A vs B" yLabel="flits per µs" a={A} b={B} pick={(s) => s.flitsPerUs.view()} />
+            <OverlayChart id="compare-bandwidth" title="Total memory bandwidth, A vs B" yLabel="GB/s" a={A} b={B} pick={(s) => sumColumns(s.controllerGBps, s.length)} />
+            <RowsChart
+              id="compare-rows"
+              sets={[
+                { label: 'A', rows: A.workload.rows as Record<string, unknown>[] },
+                { label: 'B', rows: B.workload.rows as Record<string, unknown>[], dash: [7, 4] },
+              ]}
+            />
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,243 @@
+/**
+ * One run in the lab: wraps the engine's Simulation with the host, live control, a speed
+ * governor and queued what-if changes. The main thread never waits: it only stores control
+ * words (Atomics.store + notify inside the engine) and reads progress from shared memory.
+ *
+ * Speed: the governor lets simulated time advance at most `speedNsPerS` per wall second by
+ * pausing the workers at an epoch boundary when they are ahead and resuming them when the
+ * wall clock catches up. Pausing never changes results (the run is deterministic).
+ */
+import {
+  CTL,
+  CTLF,
+  ExperimentError,
+  Simulation,
+  type Experiment,
+  type HostAdapter,
+  type Progress,
+  type Results,
+  type TimelineEvent,
+  type WorkloadRegistry,
+} from '@manycore/engine';
+import { Telemetry } from './telemetry';
+
+export type RunStatus = 'ready' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
+
+export interface LiveRunOptions {
+  coresPerWorker: number;
+  host: () => HostAdapter;
+  registry: WorkloadRegistry;
+  /** Simulated ns per wall second; Infinity runs flat out. */
+  speedNsPerS?: number;
+}
+
+export interface PendingChange {
+  island: number;
+  divisor: number;
+}
+
+/** Timeline of `base` plus the events a run applied (deduplicated, in time order). */
+export function mergeTimeline(base: readonly TimelineEvent[], applied: readonly TimelineEvent[]): TimelineEvent[] {
+  const seen = new Set<string>();
+  const out: TimelineEvent[] = [];
+  for (const ev of [...base, ...applied]) {
+    const k = JSON.stringify(ev);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(ev);
+  }
+  return out.map((ev, i) => ({ ev, i })).sort((a, b) => a.ev.atNs - b.ev.atNs || a.i - b.i).map((x) => x.ev);
+}
+
+export class LiveRun {
+  readonly experiment: Experiment;
+  readonly sim: Simulation;
+  readonly telemetry: Telemetry;
+  status: RunStatus = 'ready';
+  results: Results | null = null;
+  error: string | null = null;
+  /** Wall time from start to results, ms (measured here, the same as results.host.wallMs). */
+  wallMs = 0;
+  pending: PendingChange[] = [];
+  appliedCount = 0;
+  private host: HostAdapter | null = null;
+  private readonly opts: LiveRunOptions;
+  private speed: number;
+  private governorPaused = false;
+  private budgetNs = 0;
+  private lastTick = 0;
+  private startedAt = 0;
+  private sent = 0;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly listeners = new Set<() => void>();
+  private disposed = false;
+
+  constructor(experiment: Experiment, opts: LiveRunOptions) {
+    this.opts = opts;
+    this.sim = new Simulation(experiment, opts.registry, { coresPerWorker: opts.coresPerWorker });
+    this.experiment = this.sim.run.experiment;
+    this.telemetry = new Telemetry(this.sim.run, this.sim.views);
+    this.speed = opts.speedNsPerS ?? Infinity;
+  }
+
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  private emit(): void {
+    for (const fn of this.listeners) fn();
+  }
+  private set(status: RunStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    this.emit();
+  }
+
+  get workers(): number {
+    return this.sim.workers;
+  }
+
+  progress(): Progress {
+    return this.sim.progress(performance.now());
+  }
+
+  /** Starts the workers; with `paused` the run stops after its first epoch. */
+  start(paused = false): void {
+    if (this.status !== 'ready') return;
+    if (paused) this.sim.pause();
+    this.host = this.opts.host();
+    this.startedAt = performance.now();
+    this.lastTick = this.startedAt;
+    this.budgetNs = 0;
+    this.set(paused ? 'paused' : 'running');
+    this.timer = setInterval(() => this.tick(), 16);
+    this.sim.start(this.host).then(
+      (r) => {
+        if (this.disposed) return;
+        this.wallMs = performance.now() - this.startedAt;
+        this.results = r;
+        this.finish(r.simulated.stopped ? 'stopped' : 'done');
+      },
+      (err: unknown) => {
+        if (this.disposed) return;
+        this.error = err instanceof Error ? err.message : String(err);
+        this.finish('error');
+      },
+    );
+  }
+
+  private finish(status: RunStatus): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.appliedCount = this.sim.appliedEvents().length;
+    this.pending = [];
+    this.telemetry.update(performance.now());
+    this.set(status);
+    this.emit();
+  }
+
+  get active(): boolean {
+    return this.status === 'running' || this.status === 'paused';
+  }
+
+  pause(): void {
+    if (this.status !== 'running') return;
+    this.sim.pause();
+    this.set('paused');
+  }
+
+  resume(): void {
+    if (this.status === 'ready') return this.start();
+    if (this.status !== 'paused') return;
+    this.governorPaused = false;
+    this.budgetNs = Math.max(this.budgetNs, this.telemetry.simNs);
+    this.lastTick = performance.now();
+    this.sim.resume();
+    this.set('running');
+  }
+
+  /** One epoch. From ready: starts paused after the first epoch. */
+  step(): void {
+    if (this.status === 'ready') return this.start(true);
+    if (this.status === 'running') {
+      this.pause();
+      return;
+    }
+    if (this.status === 'paused') this.sim.step();
+  }
+
+  setSpeed(nsPerS: number): void {
+    this.speed = nsPerS;
+    this.budgetNs = this.telemetry.simNs;
+    this.lastTick = performance.now();
+  }
+
+  /** Queues an island divisor change; it lands at the next epoch boundary and in the timeline. */
+  setIslandDivisor(island: number, divisor: number): void {
+    const chip = this.sim.run.chip;
+    if (!chip.vf.has(divisor)) throw new ExperimentError(`divisor ${divisor} has no V/f table entry`);
+    if (island < 0 || island >= chip.islands) throw new ExperimentError(`island ${island} does not exist`);
+    this.pending.push({ island, divisor });
+    this.emit();
+    this.tick();
+  }
+
+  /** Timeline events applied by this run so far (timeline and live changes). */
+  appliedEvents(): TimelineEvent[] {
+    return this.sim.appliedEvents();
+  }
+
+  /** The experiment with every change applied so far written into its timeline. */
+  reproducible(): Experiment {
+    return { ...this.experiment, timeline: mergeTimeline(this.experiment.timeline, this.appliedEvents()) };
+  }
+
+  /** The governor and the live-change queue; cheap, runs every 16 ms while the run is active. */
+  tick(): void {
+    if (!this.active || this.disposed) return;
+    const now = performance.now();
+    const ctl = this.sim.views.ctl;
+    // live changes: one at a time, each acknowledged by the committer
+    if (this.pending.length > 0 && Atomics.load(ctl, CTL.liveAckSeq) >= this.sent) {
+      const next = this.pending.shift()!;
+      this.sent++;
+      this.sim.setIslandDivisor(next.island, next.divisor);
+    }
+    const applied = ctl[CTL.eventsCount]!;
+    if (applied !== this.appliedCount) {
+      this.appliedCount = applied;
+      this.emit();
+    }
+    // speed governor
+    const simNs = this.sim.views.ctlF[CTLF.simTimePs]!;
+    const simNow = simNs / 1000;
+    if (this.status === 'running' && Number.isFinite(this.speed)) {
+      const dt = Math.min(now - this.lastTick, 250);
+      this.budgetNs = Math.min(this.budgetNs + (this.speed * dt) / 1000, simNow + this.speed * 0.25);
+      if (!this.governorPaused && simNow >= this.budgetNs) {
+        this.governorPaused = true;
+        this.sim.pause();
+      } else if (this.governorPaused && simNow < this.budgetNs) {
+        this.governorPaused = false;
+        this.sim.resume();
+      }
+    } else if (this.status === 'running' && this.governorPaused) {
+      this.governorPaused = false;
+      this.sim.resume();
+    }
+    this.lastTick = now;
+  }
+
+  /** Stops the workers at once and forgets the run. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.active) {
+      this.sim.stop();
+      this.host?.terminateAll?.();
+    }
+    this.listeners.clear();
+  }
+}

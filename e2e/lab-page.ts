@@ -1,0 +1,118 @@
+/** Page object of the lab: every control by its data-testid. */
+import { expect, type Locator, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
+export const SHOTS = join(ARTIFACTS, 'screenshots');
+
+export class LabPage {
+  constructor(readonly page: Page) {}
+
+  id(testId: string): Locator {
+    return this.page.getByTestId(testId);
+  }
+
+  /** Opens the lab in a fresh document (a hash-only change would keep the old page). */
+  async goto(path = '/'): Promise<void> {
+    await this.page.goto('about:blank');
+    await this.page.goto(path);
+    await expect(this.id('editor').or(this.id('isolation-panel'))).toBeVisible();
+  }
+
+  get status(): Locator {
+    return this.id('status');
+  }
+  async expectStatus(text: string | RegExp, timeout = 20_000): Promise<void> {
+    await expect(this.status).toHaveText(text, { timeout });
+  }
+
+  async run(): Promise<void> {
+    await this.id('run').click();
+  }
+  async step(): Promise<void> {
+    await this.id('step').click();
+  }
+  async reset(): Promise<void> {
+    await this.id('reset').click();
+  }
+  async epoch(): Promise<number> {
+    return Number(await this.id('epoch').textContent());
+  }
+  async simTime(): Promise<string> {
+    return (await this.id('sim-time').textContent()) ?? '';
+  }
+
+  async openDetails(summary: string): Promise<void> {
+    const d = this.page.locator('details', { has: this.page.locator('summary', { hasText: summary }) }).first();
+    if ((await d.getAttribute('open')) === null) await d.locator('summary').click();
+  }
+  async setCoresPerWorker(n: number): Promise<void> {
+    await this.openDetails('Run settings');
+    await this.id('cores-per-worker').selectOption(String(n));
+  }
+  async setSpeed(nsPerS: number | 'max'): Promise<void> {
+    await this.id('speed').selectOption(nsPerS === 'max' ? 'Infinity' : String(nsPerS));
+  }
+  async setWorkload(name: string): Promise<void> {
+    await this.id('workload').selectOption(name);
+  }
+  async setParam(name: string, value: string | number): Promise<void> {
+    await this.id(`param-${name}`).fill(String(value));
+  }
+
+  async waitForDigest(timeout = 120_000): Promise<string> {
+    await expect(this.id('digest')).toBeVisible({ timeout });
+    return (await this.id('digest').textContent())!.trim();
+  }
+
+  async copyLink(): Promise<string> {
+    await this.id('copy-link').click();
+    await expect(this.id('share-url')).toBeVisible();
+    return this.id('share-url').inputValue();
+  }
+
+  async experiment(): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.id('experiment-json').textContent())!) as Record<string, unknown>;
+  }
+
+  async chipPixels(): Promise<Buffer> {
+    return this.id('canvas-chip').screenshot();
+  }
+
+  /** Clicks core `core` of a chip whose tiles hold two cores (world coordinates of chip-draw.ts). */
+  async clickCore(core: number, meshWidth: number): Promise<void> {
+    const canvas = this.id('canvas-chip');
+    const box = (await canvas.boundingBox())!;
+    const worldW = Number(await canvas.getAttribute('data-world-width'));
+    const s = box.width / worldW;
+    const tile = Math.floor(core / 2);
+    const tx = 104 + (tile % meshWidth) * 146;
+    const ty = 40 + Math.floor(tile / meshWidth) * 170;
+    const x = tx + 7 + (core % 2) * 46 + 20;
+    const y = ty + 7 + 30;
+    await canvas.hover({ position: { x: x * s, y: y * s } });
+    await canvas.click({ position: { x: x * s, y: y * s } });
+  }
+
+  async shot(name: string, target?: Locator): Promise<void> {
+    mkdirSync(SHOTS, { recursive: true });
+    const path = join(SHOTS, `${name}.png`);
+    if (target) await target.screenshot({ path });
+    else await this.page.screenshot({ path });
+  }
+
+  /** Samples the page's frame rate `n` times, `everyMs` apart. */
+  async sampleFps(n: number, everyMs: number): Promise<{ fps: number[]; frameWorkMs: number[] }> {
+    const fps: number[] = [];
+    const frameWorkMs: number[] = [];
+    for (let i = 0; i < n; i++) {
+      await this.page.waitForTimeout(everyMs);
+      const m = await this.page.evaluate(() => (globalThis as unknown as { __manycore?: { fps: number; workMs: number } }).__manycore);
+      fps.push(m?.fps ?? 0);
+      frameWorkMs.push(Math.round((m?.workMs ?? 0) * 100) / 100);
+    }
+    return { fps, frameWorkMs };
+  }
+}

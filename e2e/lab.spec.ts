@@ -1,0 +1,276 @@
+/**
+ * The web lab end to end: isolation, the default run, pause/step, share links (and their
+ * failures), compare, what-if in the timeline, the gallery, a 256-core mesh.
+ */
+import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ARTIFACTS, LabPage } from './lab-page';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'packages/cli/dist/manycore.mjs');
+const metrics: Record<string, unknown> = {};
+
+function cliDigest(experiment: unknown): string {
+  const dir = join(tmpdir(), `manycore-e2e-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'experiment.json');
+  writeFileSync(file, JSON.stringify(experiment));
+  const out = execFileSync(process.execPath, [CLI, 'run', '--experiment', file, '--json', '--quiet'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return (JSON.parse(out) as { digest: string }).digest;
+}
+
+test.afterAll(() => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(join(ARTIFACTS, 'metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+});
+
+test('the page is cross-origin isolated and shows the default experiment ready to run', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  expect(await page.evaluate(() => (globalThis as unknown as { crossOriginIsolated: boolean }).crossOriginIsolated)).toBe(true);
+  await lab.expectStatus('ready');
+  await expect(lab.id('workload')).toHaveValue('l1-stream');
+  await expect(lab.id('run')).toBeEnabled();
+  await expect(lab.id('canvas-chip')).toBeVisible();
+  await lab.shot('lab-ready');
+});
+
+test('without isolation headers the lab explains how to fix it', async ({ page }) => {
+  await page.route('**/', async (route) => {
+    const res = await route.fetch();
+    const headers = { ...res.headers() };
+    delete headers['cross-origin-opener-policy'];
+    delete headers['cross-origin-embedder-policy'];
+    await route.fulfill({ response: res, headers });
+  });
+  const lab = new LabPage(page);
+  await lab.goto('/');
+  await expect(lab.id('isolation-panel')).toBeVisible();
+  await expect(lab.id('isolation-panel')).toContainText('Cross-Origin-Embedder-Policy: require-corp');
+});
+
+test('the default experiment runs with one worker per core; counters and the chip view change', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  const before = await lab.chipPixels();
+  await expect(lab.id('counter-ops')).toHaveText('–');
+  const t0 = Date.now();
+  await lab.run();
+  await lab.expectStatus(/running|finished/);
+  await expect(lab.id('counter-ops')).not.toHaveText('–');
+  await expect.poll(async () => lab.simTime()).not.toBe('0 ns');
+  const fps = await lab.sampleFps(4, 500);
+  await lab.shot('lab-running');
+  await lab.expectStatus('finished', 120_000);
+  const wallMs = Date.now() - t0;
+  const digest = await lab.waitForDigest();
+  expect(digest).toMatch(/^[0-9a-f]{16}$/);
+  await expect(lab.id('results')).toContainText('on 48 Web Workers (1 cores each)');
+  const after = await lab.chipPixels();
+  expect(after.equals(before)).toBe(false);
+  expect(Number((await lab.id('counter-flits').textContent())!.replace(/[^\d.]/g, ''))).toBeGreaterThan(0);
+  metrics.defaultRun = { wallMsIncludingStartup: wallMs, fpsWhileRunning48Workers: fps, digest, reported: await lab.id('sim-rate').textContent() };
+  await lab.shot('lab-finished');
+  await lab.shot('chip-view', lab.id('view-chip'));
+  await lab.shot('charts', page.locator('.chart-grid'));
+  // hover and inspect a core
+  await lab.clickCore(14, 6);
+  await expect(lab.id('chip-tooltip')).toContainText('Core 14');
+  await expect(lab.id('inspector')).toBeVisible();
+  await expect(lab.id('inspector')).toContainText('Core 14');
+  await expect(lab.id('inspect-state')).toHaveText('finished');
+});
+
+test('pause, step one epoch, keyboard shortcuts', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.setCoresPerWorker(8);
+  await lab.setSpeed(1e5);
+  await lab.run();
+  await lab.expectStatus('running');
+  await expect.poll(() => lab.epoch()).toBeGreaterThan(3);
+  await lab.id('run').click(); // pause
+  await lab.expectStatus('paused');
+  await page.waitForTimeout(300);
+  const e0 = await lab.epoch();
+  await page.waitForTimeout(400);
+  expect(await lab.epoch()).toBe(e0);
+  await lab.step();
+  await expect.poll(() => lab.epoch()).toBe(e0 + 1);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('s');
+  await expect.poll(() => lab.epoch()).toBe(e0 + 2);
+  await lab.expectStatus('paused');
+  await page.keyboard.press(' ');
+  await lab.expectStatus('running');
+  await expect.poll(() => lab.epoch()).toBeGreaterThan(e0 + 3);
+  await page.keyboard.press(' ');
+  await lab.expectStatus('paused');
+  await lab.reset();
+  await lab.expectStatus('ready');
+});
+
+test('a copied link restores the experiment in a new page and reproduces the CLI digest', async ({ page, context }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.setWorkload('memtest');
+  await lab.setParam('accesses', 16);
+  await lab.setCoresPerWorker(8);
+  await lab.run();
+  const original = await lab.waitForDigest();
+  const url = await lab.copyLink();
+  expect(url).toMatch(/#x=1\.[0-9a-f]{8}\./);
+
+  const page2 = await context.newPage();
+  const lab2 = new LabPage(page2);
+  await lab2.goto(url);
+  await expect(lab2.id('link-notice')).toBeVisible();
+  await expect(lab2.id('workload')).toHaveValue('memtest');
+  await expect(lab2.id('param-accesses')).toHaveValue('16');
+  await lab2.run(); // one worker per core here: the results do not depend on the layout
+  const replay = await lab2.waitForDigest();
+  expect(replay).toBe(original);
+  const exp = await lab2.experiment();
+  expect(cliDigest(exp)).toBe(replay);
+  metrics.linkDigest = { original, replay };
+});
+
+test('bad links show what is wrong and the lab still runs', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto('/#x=1.0badc0de.q1w2e3r4t5');
+  await expect(lab.id('link-error')).toBeVisible();
+  await expect(lab.id('link-error-text')).toContainText(/truncated or corrupted|damaged/);
+  await lab.shot('bad-link');
+
+  await lab.goto('/#x=7.00000000.AAAA');
+  await expect(lab.id('link-error-text')).toContainText('newer version of Manycore Lab (link format 7');
+
+  await lab.goto('/');
+  await lab.setWorkload('memtest');
+  await lab.setParam('accesses', 16);
+  const good = await lab.copyLink();
+  const [head, check, data] = good.split('#x=')[1]!.split('.');
+  const tampered = `/#x=${head}.${check!.slice(0, 7)}${check!.endsWith('0') ? '1' : '0'}.${data}`;
+  await lab.goto(tampered);
+  await expect(lab.id('link-error-text')).toContainText('altered');
+  await lab.goto(`/#x=${head}.${check}.${data!.slice(0, Math.floor(data!.length / 2))}`);
+  await expect(lab.id('link-error-text')).toContainText(/truncated|damaged|altered/);
+
+  // nothing from a link is injected as HTML
+  await lab.goto('/#x=<img src=x onerror="globalThis.__pwned=1">');
+  await expect(lab.id('link-error')).toBeVisible();
+  expect(await lab.id('link-error').locator('img').count()).toBe(0);
+  expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
+  // the lab continues with the defaults and runs
+  await expect(lab.id('workload')).toHaveValue('l1-stream');
+  await lab.setWorkload('memtest');
+  await lab.setParam('accesses', 16);
+  await lab.setCoresPerWorker(8);
+  await lab.run();
+  await lab.waitForDigest();
+});
+
+test('invalid parameters are named next to their field', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.setWorkload('memtest');
+  await lab.setParam('accesses', 'lots');
+  await expect(lab.id('error-param-accesses')).toContainText('not a number');
+  await expect(lab.id('run')).toBeDisabled();
+  await lab.setParam('accesses', 0);
+  await expect(lab.id('error-param-accesses')).toBeVisible();
+  await lab.setParam('controller', 9);
+  await lab.setParam('accesses', 16);
+  await expect(lab.id('validation-errors')).toContainText('controller 9 does not exist');
+  await lab.setParam('controller', 1);
+  await expect(lab.id('run')).toBeEnabled();
+});
+
+test('compare mode shows two results side by side', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.setWorkload('mpb-pingpong');
+  await lab.setParam('hops', 1);
+  await lab.setParam('bytes', 32);
+  await lab.setCoresPerWorker(8);
+  await lab.id('use-as-a').click();
+  await lab.setParam('hops', 8);
+  await lab.setParam('bytes', 1024);
+  await lab.id('use-as-b').click();
+  await lab.id('tab-compare').click();
+  await lab.id('compare-run').click();
+  await expect(lab.id('compare-table')).toBeVisible({ timeout: 120_000 });
+  const a = (await lab.id('compare-digest-a').textContent())!;
+  const b = (await lab.id('compare-digest-b').textContent())!;
+  expect(a).not.toBe(b);
+  await expect(lab.id('compare-table')).toContainText('simulated time');
+  await expect(lab.id('view-compare-power')).toBeVisible();
+  await expect(lab.id('view-compare-rows')).toBeVisible();
+  await lab.shot('compare');
+});
+
+test('a divisor changed mid-run lands in the shared link and replays to the same digest', async ({ page, context }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.setCoresPerWorker(8);
+  await lab.setSpeed(1e6);
+  await lab.run();
+  await expect.poll(async () => (await lab.simTime()).endsWith('ms') || (await lab.simTime()).includes('µs')).toBe(true);
+  await expect.poll(() => lab.epoch(), { timeout: 30_000 }).toBeGreaterThan(150);
+  await lab.id('island-divisor-0').selectOption('8');
+  await expect(lab.id('timeline-event')).toHaveCount(1);
+  await expect(lab.id('timeline-event').first()).toContainText('island 0');
+  const midRun = await lab.copyLink();
+  await lab.shot('whatif', lab.id('whatif'));
+  await lab.setSpeed('max');
+  await lab.expectStatus('finished', 120_000);
+  const digest = await lab.waitForDigest();
+  await lab.shot('island-power', lab.id('view-island-power'));
+  const exp = await lab.experiment();
+  const timeline = exp.timeline as { kind: string; island: number; divisor: number; atNs: number }[];
+  expect(timeline).toHaveLength(1);
+  expect(timeline[0]).toMatchObject({ kind: 'island-divisor', island: 0, divisor: 8 });
+  expect(timeline[0]!.atNs).toBeGreaterThan(0);
+
+  const page2 = await context.newPage();
+  const lab2 = new LabPage(page2);
+  await lab2.goto(midRun);
+  await expect(lab2.id('timeline-event')).toHaveCount(1);
+  await expect(lab2.id('timeline-event').first()).toContainText('island 0');
+  await lab2.setCoresPerWorker(8);
+  await lab2.run();
+  expect(await lab2.waitForDigest()).toBe(digest);
+});
+
+test('the gallery loads and runs a guided experiment', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto('/?cpw=8');
+  await lab.id('tab-gallery').click();
+  await expect(lab.id('gallery')).toBeVisible();
+  await lab.shot('gallery');
+  await lab.id('gallery-run-stale-read').click();
+  await expect(lab.id('workload')).toHaveValue('stale-read');
+  await lab.waitForDigest();
+  await expect(lab.id('rows-table')).toContainText('valueSeen');
+});
+
+test('a 256-core mesh is usable', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.id('chip-variant').selectOption('mesh-16x8');
+  await lab.setParam('cores', 256);
+  await lab.setParam('loads', 300);
+  await lab.setCoresPerWorker(32);
+  await expect(lab.id('view-chip')).toContainText('256 cores');
+  await lab.run();
+  await lab.expectStatus(/running|finished/);
+  const fps = await lab.sampleFps(4, 500);
+  await lab.shot('mesh-256', lab.id('view-chip'));
+  await lab.waitForDigest(150_000);
+  metrics.mesh256 = { fpsWhileRunning: fps };
+});
