@@ -104,6 +104,8 @@ if (updateShots) {
   const from = join(artifacts, 'screenshots');
   const to = join(root, 'docs/screenshots');
   mkdirSync(to, { recursive: true });
-  for (const f of readdirSync(from)) if (f.endsWith('.png')) copyFileSync(join(from, f), join(to, f));
+  // the views the README shows (the tests take a few more, kept in e2e/artifacts/screenshots)
+  const docShots = ['lab-running', 'chip-view', 'charts', 'whatif', 'island-power', 'compare', 'gallery', 'mesh-256'];
+  for (const f of readdirSync(from)) if (docShots.includes(f.replace(/\.png$/, ''))) copyFileSync(join(from, f), join(to, f));
   console.log(`e2e: screenshots copied to docs/screenshots/`);
 }

@@ -59,7 +59,7 @@ export function App() {
   const [, rerender] = useReducer((x: number) => x + 1, 0);
   const [cpw, setCpw] = useState(initialCoresPerWorker);
   const [speed, setSpeed] = useState(Infinity);
-  const [metric, setMetric] = useState('utilization');
+  const [metric, setMetric] = useState(GALLERY[0]!.metric ?? 'utilization');
   const [win, setWin] = useState<Window>('recent');
   const [selected, setSelected] = useState<number | null>(null);
   const [linkError, setLinkError] = useState<string | null>(null);

@@ -180,7 +180,6 @@ export function drawChip(p: Painter, g: ChipGeometry, f: ChipFrame): void {
   // islands
   for (const isl of g.islands) {
     p.rect(isl.rect.x, isl.rect.y, isl.rect.w, isl.rect.h, { stroke: '#8a94a3', lineWidth: 1.5, dash: [6, 4] }, 8);
-    if (f.showLabels) p.text(isl.rect.x + 8, isl.rect.y + 13, f.islandLabel(isl.island), { size: 12.5, color: INK, baseline: 'middle' });
   }
   // links under routers
   for (const l of g.links) {
@@ -215,6 +214,13 @@ export function drawChip(p: Painter, g: ChipGeometry, f: ChipFrame): void {
     p.text(mc.rect.x + mc.rect.w / 2, mc.rect.y + 13, `MC${m}`, { size: 13, weight: 'bold', color: textOn(u), anchor: 'middle', baseline: 'middle' });
     p.text(mc.rect.x + mc.rect.w / 2, mc.rect.y + 29, f.controllerLabel(m), { size: 11.5, color: textOn(u), anchor: 'middle', baseline: 'middle' });
   });
+  // island labels over the link channels
+  if (f.showLabels)
+    for (const isl of g.islands) {
+      const label = f.islandLabel(isl.island);
+      p.rect(isl.rect.x + 4, isl.rect.y + 4, p.measure(label, 12.5) + 8, 18, { fill: '#ffffff' }, 3);
+      p.text(isl.rect.x + 8, isl.rect.y + 13, label, { size: 12.5, color: INK, baseline: 'middle' });
+    }
   // tiles
   for (let t = 0; t < g.tiles.length; t++) {
     const r = g.tiles[t]!;

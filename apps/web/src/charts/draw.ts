@@ -194,6 +194,7 @@ export function drawColorLegend(p: Painter, x: number, y: number, w: number, int
   for (let i = 0; i < steps; i++) p.rect(x + (i * w) / steps, y, w / steps + 0.6, 12, { fill: interp(i / (steps - 1)) });
   p.rect(x, y, w, 12, { stroke: MUTED, lineWidth: 0.75 });
   p.text(x, y - 6, title, { size: TICK, color: INK });
+  if (!(max > 0)) return;
   const ticks = log && max > 1 ? [0, Math.sqrt(max), max].map((v, i) => (i === 1 ? Math.round(v) : v)) : [0, max / 2, max];
   ticks.forEach((t, i) => {
     const px = log && max > 1 ? x + (Math.log1p(t) / Math.log1p(max)) * w : x + (t / (max || 1)) * w;

@@ -9,7 +9,8 @@ export interface Axes {
   categorical: string[];
 }
 
-const Y_HINT = /(ns|us|ms|time|latency|trip|w|watts|bytes|gbps|rate)$/i;
+const Y_TIME = /(ns|us|ms|time|latency|trip)$/i;
+const Y_OTHER = /(w|watts|gbps|rate|seen)$/i;
 
 export function chooseAxes(rows: readonly RowRecord[]): Axes {
   const keys: string[] = [];
@@ -24,7 +25,7 @@ export function chooseAxes(rows: readonly RowRecord[]): Axes {
   const categorical = keys.filter((k) => !numeric.includes(k) && rows.every((r) => ['string', 'boolean', 'undefined'].includes(typeof r[k])));
   const x = numeric[0] ?? null;
   const rest = numeric.filter((k) => k !== x);
-  const y = rest.find((k) => Y_HINT.test(k)) ?? rest[0] ?? null;
+  const y = rest.find((k) => Y_TIME.test(k)) ?? rest.find((k) => Y_OTHER.test(k)) ?? rest[0] ?? null;
   return { x, y, group: categorical[0] ?? null, numeric, categorical };
 }
 

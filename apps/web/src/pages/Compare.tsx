@@ -64,8 +64,10 @@ function sumColumns(cols: { view(): Float64Array }[], n: number): Float64Array {
   return out;
 }
 
-function describe(d: Draft): string {
-  const params = Object.entries(d.workload.params)
+function describe(d: Draft, registry: WorkloadRegistry): string {
+  const parsed = registry[d.workload.name]?.params.safeParse(d.workload.params);
+  const all = parsed?.success ? (parsed.data as Record<string, unknown>) : d.workload.params;
+  const params = Object.entries(all)
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(', ');
   const over = Object.keys(d.chip.overrides).length ? ` · chip overrides ${JSON.stringify(d.chip.overrides).slice(0, 80)}` : '';
@@ -118,7 +120,7 @@ export function Compare(props: CompareProps) {
       <header className="card-head">
         <div>
           <h3>
-            <span className={`badge badge-${which.toLowerCase()}`}>{which}</span> {describe(s.draft)}
+            <span className={`badge badge-${which.toLowerCase()}`}>{which}</span> {describe(s.draft, props.registry)}
           </h3>
           <p className="sub">
             {s.results ? (
@@ -196,12 +198,13 @@ export function Compare(props: CompareProps) {
                 {keyNumbers(A).map((k, i) => {
                   const kb = keyNumbers(B)[i]!;
                   const d = delta(k.value, kb.value);
+                  const abs = `${kb.value > k.value ? '+' : ''}${k.format(kb.value - k.value)}`;
                   return (
                     <tr key={k.key}>
                       <th scope="row">{k.label}</th>
                       <td>{k.format(k.value)}</td>
                       <td>{kb.format(kb.value)}</td>
-                      <td className={d.sign > 0 ? 'up' : d.sign < 0 ? 'down' : ''}>{d.abs}</td>
+                      <td className={d.sign > 0 ? 'up' : d.sign < 0 ? 'down' : ''}>{abs}</td>
                       <td className={d.sign > 0 ? 'up' : d.sign < 0 ? 'down' : ''}>{d.rel}</td>
                     </tr>
                   );

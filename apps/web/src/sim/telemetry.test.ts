@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '@manycore/engine';
+import { workloads } from '@manycore/workloads';
+import { SeriesColumns, Telemetry } from './telemetry';
+import { mergeTimeline } from './live-run';
+
+describe('telemetry read from the shared buffers', () => {
+  it('reads the same time series as the results, and whole-run values that match them', () => {
+    const sim = new Simulation({ version: 1, chip: { preset: 'scc' }, workload: { name: 'mpb-pingpong', params: { hops: 3, iterations: 8 } } }, workloads);
+    const t = new Telemetry(sim.run, sim.views);
+    const r = sim.runInline();
+    expect(t.update(0)).toBe(true);
+    expect(t.update(0)).toBe(false); // nothing changed since
+    const s = t.series;
+    expect(Array.from(s.timeNs.view())).toEqual(r.series.timeNs);
+    expect(Array.from(s.flitsPerUs.view()).map((x) => Number(x.toPrecision(12)))).toEqual(r.series.flitsPerUs);
+    expect(Array.from(s.controllerQueueMax[0]!.view())).toEqual(r.series.controllerQueueMax.map((x) => x[0]));
+    const fromResults = SeriesColumns.fromResults(r.series);
+    expect(fromResults.length).toBe(s.length);
+    for (const c of r.simulated.cores) expect(t.utilRun(c.core)).toBeCloseTo(c.utilization, 9);
+    for (const l of r.simulated.links) expect(t.linkRun(l.id)).toBeCloseTo(l.flitsPerUs, 6);
+    expect(t.messages(0, r.simulated.cores.find((c) => c.messagesReceived > 0 && c.core !== 0)!.core)).toBeGreaterThan(0);
+  });
+});
+
+describe('timeline merge', () => {
+  it('adds applied events once, in time order', () => {
+    const a = { kind: 'island-divisor' as const, atNs: 0, island: 1, divisor: 5 };
+    const b = { kind: 'island-divisor' as const, atNs: 500, island: 0, divisor: 8 };
+    expect(mergeTimeline([a], [a, b])).toEqual([a, b]);
+    expect(mergeTimeline([b], [a])).toEqual([a, b]);
+  });
+});
