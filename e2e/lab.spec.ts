@@ -257,6 +257,22 @@ test('the gallery loads and runs a guided experiment', async ({ page }) => {
   await expect(lab.id('workload')).toHaveValue('stale-read');
   await lab.waitForDigest();
   await expect(lab.id('rows-table')).toContainText('valueSeen');
+  // exports: results JSON and CSV, a chart as SVG and PNG
+  const text = async (testId: string) => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), lab.id(testId).click()]);
+    const chunks: Buffer[] = [];
+    for await (const c of (await dl.createReadStream())!) chunks.push(c as Buffer);
+    return { name: dl.suggestedFilename(), body: Buffer.concat(chunks) };
+  };
+  const json = await text('export-json');
+  expect(JSON.parse(json.body.toString()).schema).toBe('manycore-results/1');
+  const csv = await text('export-csv');
+  expect(csv.body.toString().split('\r\n')[0]).toBe('flush,valueSeen,valueWritten');
+  const svg = await text('export-svg-chip-power');
+  expect(svg.name).toBe('chip-power.svg');
+  expect(svg.body.toString()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*<path d="M/);
+  const png = await text('export-png-chip');
+  expect(png.body.subarray(1, 4).toString()).toBe('PNG');
 });
 
 test('a 256-core mesh is usable', async ({ page }) => {
