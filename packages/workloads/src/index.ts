@@ -4,13 +4,27 @@ import { memtest } from './memtest';
 import { mpbPingpong } from './mpb-pingpong';
 import { staleRead } from './stale-read';
 import { l1Stream } from './l1-stream';
+import { mpiSweep } from './mpi-sweep';
+import { rccePair } from './rcce-pair';
+import { rcceBcast } from './rcce-bcast';
+import { dvfsKernels } from './dvfs-kernels';
+import { socketPingpong } from './socket-pingpong';
 
 export const workloads: WorkloadRegistry = {
   [memtest.name]: memtest,
   [mpbPingpong.name]: mpbPingpong,
   [staleRead.name]: staleRead,
   [l1Stream.name]: l1Stream,
+  [mpiSweep.name]: mpiSweep,
+  [rccePair.name]: rccePair,
+  [rcceBcast.name]: rcceBcast,
+  [dvfsKernels.name]: dvfsKernels,
+  [socketPingpong.name]: socketPingpong,
 };
 
 export { memtest, mpbPingpong, staleRead, l1Stream };
+export { mpiSweep, rccePair, rcceBcast, dvfsKernels, socketPingpong };
 export * from './placement';
+export { Rcce, rcceLayout, RCCE_CHUNK_BYTES } from './rcce/index';
+export { Mpi, mpbLayout, originalSectionBytes, type Channel, type MpbRegion } from './rckmpi/index';
+export { guidedExperiments, type GuidedExperiment } from './guided';

@@ -30,3 +30,59 @@ export function sharedAddrOnController(chip: ResolvedChip, ctrl: number): number
   }
   throw new Error(`no shared page maps to controller ${ctrl}`);
 }
+
+/**
+ * Disjoint core pairs whose tiles are exactly `hops` hops apart, as many as the mesh allows.
+ * hops 0: the two cores of each tile. Otherwise tiles are matched (a maximum matching, found
+ * by a small search in tile order) and each tile pair gives two core pairs: first the even
+ * cores of every tile pair, then the odd ones. Pair 0 at hops 1, 2, 3, 8 is core 0 with core
+ * 2, 4, 6, 46 on the SCC.
+ */
+export function pairsAtHops(chip: ResolvedChip, hops: number): [number, number][] {
+  const topo = chip.topo;
+  const cpt = topo.coresPerTile;
+  if (hops === 0) {
+    if (cpt < 2) return [];
+    const out: [number, number][] = [];
+    for (let k = 0; k + 1 < cpt; k += 2) for (let t = 0; t < topo.tiles; t++) out.push([t * cpt + k, t * cpt + k + 1]);
+    return out;
+  }
+  const n = topo.tiles;
+  const mate = new Int32Array(n).fill(-1);
+  let best: Int32Array = mate.slice();
+  let bestCount = 0;
+  let budget = 200_000;
+  const search = (t: number, count: number): boolean => {
+    if (--budget < 0) return true;
+    while (t < n && mate[t]! >= 0) t++;
+    if (t >= n) {
+      if (count > bestCount) {
+        bestCount = count;
+        best = mate.slice();
+      }
+      return count * 2 === n;
+    }
+    // an upper bound: every remaining tile matched
+    let left = 0;
+    for (let u = t; u < n; u++) if (mate[u]! < 0) left++;
+    if (count + Math.floor(left / 2) <= bestCount) return false;
+    for (let u = t + 1; u < n; u++) {
+      if (mate[u]! >= 0 || tileHops(topo, t, u) !== hops) continue;
+      mate[t] = u;
+      mate[u] = t;
+      if (search(t + 1, count + 1)) return true;
+      mate[t] = -1;
+      mate[u] = -1;
+    }
+    mate[t] = -2; // leave t unmatched
+    const done = search(t + 1, count);
+    mate[t] = -1;
+    return done;
+  };
+  search(0, 0);
+  const tilePairs: [number, number][] = [];
+  for (let t = 0; t < n; t++) if (best[t]! > t) tilePairs.push([t, best[t]!]);
+  const out: [number, number][] = [];
+  for (let k = 0; k < cpt; k++) for (const [a, b] of tilePairs) out.push([a * cpt + k, b * cpt + k]);
+  return out;
+}

@@ -1,0 +1,169 @@
+/**
+ * Guided experiments for the SCC message-passing and DVFS trends (issue 4; scc.md sections 2,
+ * 3, 5, 6). Each entry is data the web lab shows: a title, what to look for, the experiments
+ * to run (one, or a sweep of one parameter), and a chart hint over the workload's rows.
+ */
+import type { ExperimentInput } from '@manycore/engine';
+
+export interface GuidedExperiment {
+  id: string;
+  title: string;
+  /** scc.md section(s) the trend comes from */
+  source: string;
+  whatToLookFor: string;
+  /** the experiments to run, in order; a sweep varies one workload parameter */
+  experiments: ExperimentInput[];
+  /** present when `experiments` is a sweep of one parameter */
+  sweep?: { param: string; values: (number | string | boolean)[] };
+  /** how to chart the rows of all the experiments together */
+  chart?: { x: string; y: string; series?: string; logX?: boolean; logY?: boolean };
+}
+
+type Params = Record<string, number | string | boolean>;
+
+function exp(workload: string, params: Params): ExperimentInput {
+  return { version: 1, chip: { preset: 'scc', overrides: {} }, workload: { name: workload, params } };
+}
+
+function sweep(workload: string, base: Params, param: string, values: (number | string | boolean)[]): ExperimentInput[] {
+  return values.map((v) => exp(workload, { ...base, [param]: v }));
+}
+
+const HOPS = [0, 1, 2, 3, 8];
+const DIVISORS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+
+export const guidedExperiments: GuidedExperiment[] = [
+  {
+    id: 'rckmpi-sendrecv-channels',
+    title: 'RCKMPI Sendrecv at 48 processes: original vs improved channel',
+    source: 'scc.md 3',
+    whatToLookFor:
+      'Both channels cost the same for tiny messages: every pass of the progress engine reads the metadata of all 47 sections either way. Above about 128 B the original layout (160 B sections, 148 B of payload) needs one round trip per section-full while the improved one streams 128 B slots from the sender\'s 4 KB extended section: at 16 KB the improved channel is several times faster. Compare sectionReads per run too.',
+    experiments: sweep('mpi-sweep', { op: 'sendrecv', processes: 48 }, 'channel', ['original', 'improved']),
+    sweep: { param: 'channel', values: ['original', 'improved'] },
+    chart: { x: 'bytes', y: 'latencyNs', series: 'channel', logX: true, logY: true },
+  },
+  {
+    id: 'rckmpi-polling-vs-processes',
+    title: 'Polling cost grows with the number of processes',
+    source: 'scc.md 3',
+    whatToLookFor:
+      'A 1 KB Sendrecv ring at 2..48 processes. Each pass reads one section header per process, so latency climbs with the process count; the original layout also shrinks its sections (8 KB / n), so its packets per message grow as well.',
+    experiments: [2, 4, 8, 16, 32, 48].flatMap((n) =>
+      (['original', 'improved'] as const).map((channel) => exp('mpi-sweep', { op: 'sendrecv', processes: n, channel, sizes: '1024' })),
+    ),
+    sweep: { param: 'processes', values: [2, 4, 8, 16, 32, 48] },
+    chart: { x: 'processes', y: 'latencyNs', series: 'channel' },
+  },
+  {
+    id: 'rckmpi-collectives',
+    title: 'Gather and Scatter at 48 processes',
+    source: 'scc.md 3',
+    whatToLookFor:
+      'Binomial-tree Gather and Scatter move many medium messages through the root: the improved channel is several times faster over most sizes. Watch the message matrix: the root talks to 6 children, inner nodes forward whole subtrees.',
+    experiments: (['gather', 'scatter'] as const).flatMap((op) =>
+      (['original', 'improved'] as const).map((channel) => exp('mpi-sweep', { op, processes: 48, channel, maxBytes: 16384 })),
+    ),
+    chart: { x: 'bytes', y: 'latencyNs', series: 'channel', logX: true, logY: true },
+  },
+  {
+    id: 'rckmpi-bcast-256k',
+    title: 'A 256 KB broadcast to 48 processes',
+    source: 'scc.md 3',
+    whatToLookFor:
+      'The binomial broadcast sends 256 KB down 6 levels. The original channel moves it 148 B per round trip, the improved one 2 KB packets double-buffered in the 32-slot extended section (watch its occupancy mask): several times faster.',
+    experiments: sweep('mpi-sweep', { op: 'bcast', processes: 48, sizes: '262144', iterations: 1, warmup: 0 }, 'channel', ['original', 'improved']),
+    sweep: { param: 'channel', values: ['original', 'improved'] },
+    chart: { x: 'channel', y: 'latencyNs' },
+  },
+  {
+    id: 'rckmpi-barrier',
+    title: 'Barrier: no difference',
+    source: 'scc.md 3',
+    whatToLookFor: 'A dissemination barrier sends only empty messages (6 rounds at 48 processes): both channels take about the same time.',
+    experiments: sweep('mpi-sweep', { op: 'barrier', processes: 48, iterations: 4 }, 'channel', ['original', 'improved']),
+    sweep: { param: 'channel', values: ['original', 'improved'] },
+    chart: { x: 'channel', y: 'latencyNs' },
+  },
+  {
+    id: 'rcce-pair-hops',
+    title: 'Stencil and Pingpong time vs hop distance',
+    source: 'scc.md 6',
+    whatToLookFor:
+      'One pair at 0, 1, 2, 3 and 8 hops. Every remote MPB access (flag writes under the test-and-set lock, pulling the partner\'s chunk) pays 2 x 4 mesh cycles per hop, so pair time grows linearly from 1 to 8 hops. At 0 hops both cores share a tile: the MPB is local (15 instead of 45 core cycles), so that point sits below the line.',
+    experiments: (['stencil', 'pingpong'] as const).flatMap((benchmark) => HOPS.map((hops) => exp('rcce-pair', { benchmark, hops }))),
+    sweep: { param: 'hops', values: HOPS },
+    chart: { x: 'hops', y: 'timeNs', series: 'benchmark' },
+  },
+  {
+    id: 'rcce-pair-scaling',
+    title: 'Adding pairs: the mesh keeps up, memory does not',
+    source: 'scc.md 6',
+    whatToLookFor:
+      '1 to 24 pairs at 1 hop. Shift and Stencil pairs only use their own MPBs and links: 24 pairs run as fast as one. Share pairs stream uncached DRAM, 12 cores per memory controller: with 24 pairs the controllers saturate and the pairs slow down (see the controller queue in the results).',
+    experiments: (['share', 'shift', 'stencil'] as const).flatMap((benchmark) => [1, 6, 12, 24].map((pairs) => exp('rcce-pair', { benchmark, pairs }))),
+    sweep: { param: 'pairs', values: [1, 6, 12, 24] },
+    chart: { x: 'pairs', y: 'timeNs', series: 'benchmark' },
+  },
+  {
+    id: 'rcce-power-vs-cores',
+    title: 'Chip power vs active cores',
+    source: 'scc.md 1, 6',
+    whatToLookFor:
+      'At 533/800/800 one busy pair draws about 31.6 W and 24 Stencil pairs (all 48 cores) about 50.8 W, linearly in between. Power follows activity: Share cores mostly stall on memory and draw the least, Stencil the most.',
+    experiments: [
+      ...[1, 2, 4, 8, 12, 16, 20, 24].map((pairs) => exp('rcce-pair', { benchmark: 'stencil', pairs })),
+      ...(['share', 'shift', 'pingpong'] as const).map((benchmark) => exp('rcce-pair', { benchmark, pairs: 24 })),
+    ],
+    chart: { x: 'pairs', y: 'powerW', series: 'benchmark' },
+  },
+  {
+    id: 'rcce-bcast-receivers',
+    title: 'RCCE broadcast: busy ratio vs receivers',
+    source: 'scc.md 6',
+    whatToLookFor:
+      'One sender, 1..47 receivers pulling the same chunk from its MPB. Compare the busy ratio (busy cycles / cycles, the lab\'s IPC) with the paper\'s peak near 8 receivers; the sender sets one flag per receiver under a lock and the pulls share the links around its tile.',
+    experiments: sweep('rcce-bcast', {}, 'receivers', [1, 2, 4, 6, 8, 12, 16, 24, 32, 47]),
+    sweep: { param: 'receivers', values: [1, 2, 4, 6, 8, 12, 16, 24, 32, 47] },
+    chart: { x: 'receivers', y: 'busyRatio' },
+  },
+  {
+    id: 'dvfs-memory-bound',
+    title: 'Memory-bound kernels under DVFS: fewer cycles, more time',
+    source: 'scc.md 5',
+    whatToLookFor:
+      'The dot product at divisors 2..16. A DRAM access costs 40 core cycles plus a fixed 57.5 ns in the memory clock: the slower the core, the fewer core cycles it waits, so cycles fall while wall time rises.',
+    experiments: sweep('dvfs-kernels', { kernel: 'dot' }, 'divisor', DIVISORS),
+    sweep: { param: 'divisor', values: DIVISORS },
+    chart: { x: 'divisor', y: 'cycles' },
+  },
+  {
+    id: 'dvfs-efficiency',
+    title: 'GFlops/W vs divisor',
+    source: 'scc.md 5',
+    whatToLookFor:
+      'Energy efficiency jumps from divisor 2 (1.1 V) to 5 (0.6 V) because dynamic power goes with V squared, then stays within a narrow band to 16 (the voltage no longer drops; leakage slowly takes a larger share). The best divisor is 5 or above.',
+    experiments: (['dot', 'matvec', 'matmul'] as const).flatMap((kernel) => [2, 3, 4, 5, 8, 12, 16].map((divisor) => exp('dvfs-kernels', { kernel, divisor }))),
+    sweep: { param: 'divisor', values: [2, 3, 4, 5, 8, 12, 16] },
+    chart: { x: 'divisor', y: 'gflopsPerW', series: 'kernel' },
+  },
+  {
+    id: 'rcce-vs-socket',
+    title: 'RCCE vs a socket-like transport',
+    source: 'scc.md 2',
+    whatToLookFor:
+      'The same round trip through RCCE and through a socket-like stack with a 1500 B MTU over the same mesh. For small messages RCCE is tens of times faster: the socket path pays system calls, protocol processing, an interrupt, a wake-up and two extra copies per message.',
+    experiments: (['rcce', 'socket'] as const).flatMap((transport) => [1, 64, 1024, 4096, 16384].map((bytes) => exp('socket-pingpong', { transport, bytes }))),
+    chart: { x: 'bytes', y: 'roundTripNs', series: 'transport', logX: true, logY: true },
+  },
+  {
+    id: 'rcce-chunking',
+    title: 'RCCE moves messages in 8160 B chunks',
+    source: 'scc.md 2',
+    whatToLookFor:
+      'RCCE round trips at 8160, 8161 and 16320 B. One more byte than 8160 needs a second chunk: another round of flags (sent in the receiver\'s MPB, ready in the sender\'s) on top of the extra byte. In the MPB view, watch the sender fill its own communication buffer and the flag bits flip.',
+    experiments: sweep('socket-pingpong', { transport: 'rcce', iterations: 4 }, 'bytes', [8159, 8160, 8161, 16320]),
+    sweep: { param: 'bytes', values: [8159, 8160, 8161, 16320] },
+    chart: { x: 'bytes', y: 'roundTripNs' },
+  },
+];

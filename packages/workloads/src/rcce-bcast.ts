@@ -1,0 +1,75 @@
+/**
+ * rcce-bcast: one sender (core 0) broadcasts a message to N receivers (cores 1..N), `rounds`
+ * times (scc.md section 6). RCCE style, through the sender's MPB: the sender copies each
+ * 8160 B chunk into its communication buffer once, sets the "sent" flag of every receiver
+ * (one locked read-modify-write per receiver), and waits until every receiver has set its
+ * "ready" flag; the receivers pull the chunk concurrently from the sender's MPB.
+ *
+ * Rows {receivers, bytes, timeNs, busyRatio, senderBusyRatio, receiverBusyRatio, powerW}: timeNs
+ * is the time of all rounds at the sender; busyRatio = busy / time summed over every
+ * participating core for the timed rounds (the lab's IPC proxy).
+ */
+import { z } from 'zod';
+import { DUE, WorkloadParamError, type Core, type Row, type WorkloadDef } from '@manycore/engine';
+import { checkPattern, fillPattern, touch } from './lib/mem';
+import { ActivityMeter, activityFromRow, windowPowerW } from './lib/power';
+import { Rcce } from './rcce/index';
+
+const Params = z.strictObject({
+  receivers: z.number().int().min(1).max(47).default(8).describe('receivers (cores 1..N); the sender is core 0'),
+  bytes: z.number().int().min(0).max(1 << 20).default(4096).describe('message size, bytes'),
+  rounds: z.number().int().min(1).max(10_000).default(8).describe('broadcasts (timed), after one untimed'),
+});
+type P = z.infer<typeof Params>;
+
+const BUF = 1 << 20;
+
+export const rcceBcast: WorkloadDef<P> = {
+  name: 'rcce-bcast',
+  title: 'RCCE broadcast: one sender, N receivers',
+  description: 'One core broadcasts through its MPB to 1..47 receivers that pull concurrently; watch the busy ratio rise, peak and fall.',
+  params: Params,
+  participants: (p, chip) => {
+    if (p.receivers + 1 > chip.topo.cores) throw new WorkloadParamError(`${p.receivers} receivers need ${p.receivers + 1} cores`);
+    return Array.from({ length: p.receivers + 1 }, (_, i) => i);
+  },
+  *program(core: Core, p: P, ctx) {
+    const rcce = new Rcce(core, ctx.participants);
+    const root = 0;
+    const receivers = ctx.participants.filter((c) => c !== root);
+    const buf = core.privateBase + BUF;
+    if (core.id === root) yield* fillPattern(core, buf, p.bytes, 7);
+    yield* touch(core, buf, p.bytes);
+    yield* rcce.bcast(buf, p.bytes, root, receivers); // warm-up
+    yield* core.barrier();
+    const t0 = core.now;
+    const meter = new ActivityMeter(core);
+    for (let r = 0; r < p.rounds; r++) {
+      yield* rcce.bcast(buf, p.bytes, root, receivers);
+      if (core.due()) yield DUE;
+    }
+    const timeNs = (core.now - t0) / 1000;
+    core.report({ core: core.id, timeNs, ...meter.fields() });
+    if (core.id !== root) {
+      const bad = yield* checkPattern(core, buf, p.bytes, 7);
+      if (bad >= 0) throw new Error(`rcce-bcast: receiver ${core.id} got a wrong byte at offset ${bad}`);
+    }
+  },
+  summarize(rows: Row[], p: P, chip): Row[] {
+    const acts = rows.map(activityFromRow).filter((a) => a !== null);
+    const busy = (list: typeof acts) => list.reduce((s, a) => s + a.busyPs, 0) / Math.max(list.reduce((s, a) => s + a.ownPs, 0), 1e-9);
+    const span = Math.max(...acts.map((a) => a.ownPs));
+    const sender = rows.find((r) => r.core === 0)!;
+    return [
+      {
+        receivers: p.receivers,
+        bytes: p.bytes,
+        timeNs: sender.timeNs as number,
+        busyRatio: busy(acts),
+        senderBusyRatio: busy(acts.filter((a) => a.core === 0)),
+        receiverBusyRatio: busy(acts.filter((a) => a.core !== 0)),
+        powerW: windowPowerW(chip, span, acts),
+      },
+    ];
+  },
+};
