@@ -433,7 +433,7 @@ export class Committer {
     let p = o + 3;
     for (let i = 0; i < chip.islands; i++) s[p++] = v.isl[i * ISL_SLOTS + ISL.powerW]!;
     for (let m = 0; m < chip.controllers; m++) s[p++] = v.ctrl[m * CTRL_SLOTS + CTRL.requests]!;
-    for (let m = 0; m < chip.controllers; m++) s[p++] = v.ctrl[m * CTRL_SLOTS + CTRL.queueMax]!;
+    for (let m = 0; m < chip.controllers; m++) s[p++] = v.ctrl[m * CTRL_SLOTS + CTRL.queueDepth]!;
     for (let core = 0; core < chip.topo.cores; core++) {
       const b = core * CORE_SLOTS;
       const busy = v.core[b + C.busyPs]!;

@@ -126,7 +126,7 @@ export const TXN_BYTES = 32;
 export const TXN_TARGET_MPB = 0x10000; // target = controller, or TXN_TARGET_MPB | tile
 
 export const LINK_SLOTS = 4; // flits, epochFlits(scratch), busyPs, maxUtil
-export const CTRL_SLOTS = 8; // requests, reads, writes, lastFinishPs, queueMax, queueDelayPs, busyPs, epochReqs
+export const CTRL_SLOTS = 12; // see CTRL in weave.ts
 export const ISL_SLOTS = 4; // energyJ, powerW, divisor, volts
 export const SERIES_CAP = 2048;
 export const EVENTS_CAP = 1024;
@@ -177,9 +177,34 @@ export interface LayoutOptions {
   txnCap?: number;
 }
 
-/** Series record: t, chipW, islandW x islands, ctrlReqs x ctrls, ctrlQueue x ctrls, linkFlits, coreUtil x cores. */
+/**
+ * One time-series record (Float64 each), in this order: time ps, chip power W (average over
+ * the interval), link flits per us, island power W x islands, controller requests (cumulative)
+ * x controllers, controller queue depth at the sample x controllers, core utilisation over the
+ * interval x cores. seriesOffsets gives the index of each group.
+ */
+export function seriesOffsets(islands: number, controllers: number): {
+  timePs: number;
+  chipPowerW: number;
+  flitsPerUs: number;
+  islandPowerW: number;
+  controllerRequests: number;
+  controllerQueueDepth: number;
+  coreUtilization: number;
+} {
+  return {
+    timePs: 0,
+    chipPowerW: 1,
+    flitsPerUs: 2,
+    islandPowerW: 3,
+    controllerRequests: 3 + islands,
+    controllerQueueDepth: 3 + islands + controllers,
+    coreUtilization: 3 + islands + 2 * controllers,
+  };
+}
+
 export function seriesStride(cores: number, islands: number, controllers: number): number {
-  return 3 + islands + 2 * controllers + cores;
+  return seriesOffsets(islands, controllers).coreUtilization + cores;
 }
 
 function cacheStride(slots: number): number {

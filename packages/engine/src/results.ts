@@ -78,6 +78,7 @@ export interface Results {
       reads: number;
       writes: number;
       queueMax: number;
+      queueDepthAtEnd: number;
       queueDelayNs: number;
       utilization: number;
     }[];
@@ -92,7 +93,7 @@ export interface Results {
     flitsPerUs: number[];
     islandPowerW: number[][];
     controllerRequests: number[][];
-    controllerQueueMax: number[][];
+    controllerQueueDepth: number[][];
     coreUtilization: number[][];
   };
   workload: { name: string; params: Record<string, unknown>; rows: Row[]; [k: string]: unknown };
@@ -182,6 +183,7 @@ export function buildResults(
       reads: v.ctrl[b + CTRL.reads]!,
       writes: v.ctrl[b + CTRL.writes]!,
       queueMax: v.ctrl[b + CTRL.queueMax]!,
+      queueDepthAtEnd: v.ctrl[b + CTRL.queueDepth]!,
       queueDelayNs: r(v.ctrl[b + CTRL.queueDelayPs]! / PS_PER_NS),
       utilization: r(v.ctrl[b + CTRL.busyPs]! / accountedPs),
     };
@@ -277,7 +279,7 @@ export function readSeries(v: Views, islands: number, controllers: number, cores
     flitsPerUs: [],
     islandPowerW: [],
     controllerRequests: [],
-    controllerQueueMax: [],
+    controllerQueueDepth: [],
     coreUtilization: [],
   };
   for (let i = 0; i < n; i++) {
@@ -290,7 +292,7 @@ export function readSeries(v: Views, islands: number, controllers: number, cores
     p += islands;
     out.controllerRequests.push(Array.from(s.subarray(p, p + controllers)));
     p += controllers;
-    out.controllerQueueMax.push(Array.from(s.subarray(p, p + controllers)));
+    out.controllerQueueDepth.push(Array.from(s.subarray(p, p + controllers)));
     p += controllers;
     out.coreUtilization.push(Array.from(s.subarray(p, p + cores), r));
   }

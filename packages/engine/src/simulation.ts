@@ -263,6 +263,24 @@ export class Simulation {
     Atomics.store(ctl, CTL.liveSeq, ++this.liveSeq);
   }
 
+  /** Asks for one tile's divisor to change at the next epoch boundary (lands in the events log). */
+  setTileDivisor(tile: number, divisor: number): void {
+    const chip = this.run.chip;
+    if (!Number.isInteger(tile) || tile < 0 || tile >= chip.topo.tiles)
+      throw new ExperimentError(`tile ${tile} does not exist (0..${chip.topo.tiles - 1})`);
+    if (!chip.vf.has(divisor)) throw new ExperimentError(`divisor ${divisor} has no V/f table entry`);
+    const ctl = this.views.ctl;
+    ctl[CTL.liveKind] = EVENT_TILE_DIVISOR;
+    ctl[CTL.liveTarget] = tile;
+    ctl[CTL.liveValue] = divisor;
+    Atomics.store(ctl, CTL.liveSeq, ++this.liveSeq);
+  }
+
+  /** True when the last live change was applied (the next one may be sent). */
+  liveChangeAcknowledged(): boolean {
+    return Atomics.load(this.views.ctl, CTL.liveAckSeq) === this.liveSeq;
+  }
+
   /** Live changes applied so far, as experiment timeline events. */
   appliedEvents(): Experiment['timeline'] {
     const v = this.views;

@@ -43,7 +43,8 @@ function walk(t: Topology, a: number, b: number, mode: number, flits: number, li
 }
 import { C, STALL_NETWORK } from './vocabulary';
 
-export const CTRL = { requests: 0, reads: 1, writes: 2, lastFinishPs: 3, queueMax: 4, queueDelayPs: 5, busyPs: 6, epochRequests: 7 } as const;
+/** Controller slots (CTRL_SLOTS per controller). queueDepth: transactions still waiting at the epoch end. */
+export const CTRL = { requests: 0, reads: 1, writes: 2, lastFinishPs: 3, queueMax: 4, queueDelayPs: 5, busyPs: 6, epochRequests: 7, queueDepth: 8 } as const;
 export const LINK = { flits: 0, epochFlits: 1, waitPs: 2, utilization: 3 } as const; // LINK_SLOTS = 4
 
 export class Weaver {
@@ -184,6 +185,10 @@ export class Weaver {
         delay[core] += d;
         v.core[core * CORE_SLOTS + C.stallL1MissPs + cause] += d;
       }
+    }
+    for (let m = 0; m < chip.controllers; m++) {
+      const backlog = ctrl[m * CTRL_SLOTS + CTRL.lastFinishPs]! - endPs;
+      ctrl[m * CTRL_SLOTS + CTRL.queueDepth] = backlog > 0 ? Math.ceil(backlog / service) : 0;
     }
     void STALL_NETWORK;
     return delay;

@@ -8,9 +8,9 @@ import { Simulation } from '@manycore/engine';
 import { workloads } from './index';
 
 const GOLDEN: [string, Record<string, unknown>, string][] = [
-  ['memtest', {}, '12e453b24258439f'],
-  ['mpb-pingpong', {}, '74d6ce7d3e3ede31'],
-  ['l1-stream', {}, 'ba9f53db3d8bb97e'],
+  ['memtest', {}, '2c46c5a92d6ff5c2'],
+  ['mpb-pingpong', {}, '46f7b54595aed54e'],
+  ['l1-stream', {}, '233393de02b4af7d'],
 ];
 
 describe('golden digests (seed 1, default parameters)', () => {

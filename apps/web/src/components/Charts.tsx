@@ -73,10 +73,10 @@ export function LiveCharts({ telemetry: t, chip, participants, markers }: Props)
       <CanvasCard
         id="controller-queue"
         title="Memory-controller queue"
-        subtitle="deepest queue seen so far (requests waiting)"
+        subtitle="requests waiting at each sample"
         draw={(p) =>
           drawLineChart(p, {
-            series: cols((s) => s.controllerQueueMax.map((c, i) => ({ label: `MC${i}`, ys: c.view() }))),
+            series: cols((s) => s.controllerQueueDepth.map((c, i) => ({ label: `MC${i}`, ys: c.view() }))),
             yLabel: 'queue depth (requests)',
             markers: markers(),
           })

@@ -51,7 +51,7 @@ export function seriesRecords(results: Results): Record_[] {
     const out: Record_ = { timeNs: t, chipPowerW: s.chipPowerW[i], flitsPerUs: s.flitsPerUs[i] };
     s.islandPowerW[i]?.forEach((w, k) => (out[`island${k}PowerW`] = w));
     s.controllerRequests[i]?.forEach((w, k) => (out[`controller${k}Requests`] = w));
-    s.controllerQueueMax[i]?.forEach((w, k) => (out[`controller${k}QueueMax`] = w));
+    s.controllerQueueDepth[i]?.forEach((w, k) => (out[`controller${k}QueueDepth`] = w));
     return out;
   });
 }

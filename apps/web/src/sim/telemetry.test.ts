@@ -14,7 +14,7 @@ describe('telemetry read from the shared buffers', () => {
     const s = t.series;
     expect(Array.from(s.timeNs.view())).toEqual(r.series.timeNs);
     expect(Array.from(s.flitsPerUs.view()).map((x) => Number(x.toPrecision(12)))).toEqual(r.series.flitsPerUs);
-    expect(Array.from(s.controllerQueueMax[0]!.view())).toEqual(r.series.controllerQueueMax.map((x) => x[0]));
+    expect(Array.from(s.controllerQueueDepth[0]!.view())).toEqual(r.series.controllerQueueDepth.map((x) => x[0]));
     const fromResults = SeriesColumns.fromResults(r.series);
     expect(fromResults.length).toBe(s.length);
     for (const c of r.simulated.cores) expect(t.utilRun(c.core)).toBeCloseTo(c.utilization, 9);

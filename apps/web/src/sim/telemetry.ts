@@ -56,7 +56,7 @@ export class SeriesColumns {
   readonly flitsPerUs = new Column();
   readonly islandPowerW: Column[];
   readonly controllerRequests: Column[];
-  readonly controllerQueueMax: Column[];
+  readonly controllerQueueDepth: Column[];
   /** Controller bandwidth over each sample interval, GB/s (derived from the request counts). */
   readonly controllerGBps: Column[];
   constructor(
@@ -65,14 +65,14 @@ export class SeriesColumns {
   ) {
     this.islandPowerW = Array.from({ length: islands }, () => new Column());
     this.controllerRequests = Array.from({ length: controllers }, () => new Column());
-    this.controllerQueueMax = Array.from({ length: controllers }, () => new Column());
+    this.controllerQueueDepth = Array.from({ length: controllers }, () => new Column());
     this.controllerGBps = Array.from({ length: controllers }, () => new Column());
   }
   get length(): number {
     return this.timeNs.length;
   }
   clear(): void {
-    for (const c of [this.timeNs, this.chipPowerW, this.flitsPerUs, ...this.islandPowerW, ...this.controllerRequests, ...this.controllerQueueMax, ...this.controllerGBps]) c.clear();
+    for (const c of [this.timeNs, this.chipPowerW, this.flitsPerUs, ...this.islandPowerW, ...this.controllerRequests, ...this.controllerQueueDepth, ...this.controllerGBps]) c.clear();
   }
   /** Appends sample i from an engine series record layout (as readSeries reads it). */
   pushRecord(s: Float64Array, o: number, lineBytes: number): void {
@@ -91,7 +91,7 @@ export class SeriesColumns {
       const dt = t - prevT;
       this.controllerGBps[m]!.push(dt > 0 ? ((req - prev) * lineBytes) / dt : 0);
     }
-    for (let m = 0; m < this.controllers; m++) this.controllerQueueMax[m]!.push(s[p++]!);
+    for (let m = 0; m < this.controllers; m++) this.controllerQueueDepth[m]!.push(s[p++]!);
   }
   /** Columns from a finished run's results.series. */
   static fromResults(series: {
@@ -100,7 +100,7 @@ export class SeriesColumns {
     flitsPerUs: number[];
     islandPowerW: number[][];
     controllerRequests: number[][];
-    controllerQueueMax: number[][];
+    controllerQueueDepth: number[][];
   }): SeriesColumns {
     const islands = series.islandPowerW[0]?.length ?? 0;
     const controllers = series.controllerRequests[0]?.length ?? 0;
@@ -114,7 +114,7 @@ export class SeriesColumns {
       let p = 3;
       for (const w of series.islandPowerW[i]!) rec[p++] = w;
       for (const r of series.controllerRequests[i]!) rec[p++] = r;
-      for (const q of series.controllerQueueMax[i]!) rec[p++] = q;
+      for (const q of series.controllerQueueDepth[i]!) rec[p++] = q;
       out.pushRecord(rec, 0, 32);
     });
     return out;
