@@ -53,6 +53,8 @@ export class Rcce {
   readonly members: readonly number[];
   readonly rank: number;
   readonly size: number;
+  /** Chunks this core has announced and taken (one flag round each). */
+  readonly stats = { chunksSent: 0, chunksReceived: 0 };
   /** Outgoing requests in posting order: only the head owns the communication buffer. */
   private readonly sendQueue: RcceRequest[] = [];
 
@@ -176,6 +178,7 @@ export class Rcce {
       const n = Math.min(RCCE_CHUNK_BYTES, r.bytes - r.offset);
       yield* copy(core, this.commBuf(core.id), r.buf + r.offset, n);
       yield* this.writeFlag(r.peer, FLAG_SENT, core.id, true);
+      this.stats.chunksSent++;
       r.stage = 'ready';
       return true;
     }
@@ -198,6 +201,7 @@ export class Rcce {
     core.invalidateMpbt();
     yield* copy(core, r.buf + r.offset, this.commBuf(r.peer), n);
     yield* this.writeFlag(r.peer, FLAG_READY, core.id, true);
+    this.stats.chunksReceived++;
     r.offset += n;
     if (r.offset >= r.bytes) r.done = true;
     return true;
