@@ -252,26 +252,20 @@ export class Simulation {
 
   /** Asks for an island's divisor to change at the next epoch boundary (lands in the events log). */
   setIslandDivisor(island: number, divisor: number): void {
-    const chip = this.run.chip;
-    if (!Number.isInteger(island) || island < 0 || island >= chip.islands)
-      throw new ExperimentError(`island ${island} does not exist (0..${chip.islands - 1})`);
-    if (!chip.vf.has(divisor)) throw new ExperimentError(`divisor ${divisor} has no V/f table entry`);
-    const ctl = this.views.ctl;
-    ctl[CTL.liveKind] = EVENT_ISLAND_DIVISOR;
-    ctl[CTL.liveTarget] = island;
-    ctl[CTL.liveValue] = divisor;
-    Atomics.store(ctl, CTL.liveSeq, ++this.liveSeq);
+    this.requestLive(EVENT_ISLAND_DIVISOR, 'island', island, this.run.chip.islands, divisor);
   }
 
   /** Asks for one tile's divisor to change at the next epoch boundary (lands in the events log). */
   setTileDivisor(tile: number, divisor: number): void {
-    const chip = this.run.chip;
-    if (!Number.isInteger(tile) || tile < 0 || tile >= chip.topo.tiles)
-      throw new ExperimentError(`tile ${tile} does not exist (0..${chip.topo.tiles - 1})`);
-    if (!chip.vf.has(divisor)) throw new ExperimentError(`divisor ${divisor} has no V/f table entry`);
+    this.requestLive(EVENT_TILE_DIVISOR, 'tile', tile, this.run.chip.topo.tiles, divisor);
+  }
+
+  private requestLive(kind: number, what: string, target: number, count: number, divisor: number): void {
+    if (!Number.isInteger(target) || target < 0 || target >= count) throw new ExperimentError(`${what} ${target} does not exist (0..${count - 1})`);
+    if (!this.run.chip.vf.has(divisor)) throw new ExperimentError(`divisor ${divisor} has no V/f table entry`);
     const ctl = this.views.ctl;
-    ctl[CTL.liveKind] = EVENT_TILE_DIVISOR;
-    ctl[CTL.liveTarget] = tile;
+    ctl[CTL.liveKind] = kind;
+    ctl[CTL.liveTarget] = target;
     ctl[CTL.liveValue] = divisor;
     Atomics.store(ctl, CTL.liveSeq, ++this.liveSeq);
   }
