@@ -116,4 +116,32 @@ describe('RCKMPI channel layouts', () => {
     for (let i = 1; i < lat.length; i++) expect(lat[i]!).toBeGreaterThan(lat[i - 1]!);
     expect(lat[3]! / lat[0]!).toBeGreaterThan(4);
   });
+  it('collectives with a root other than rank 0 (bcast, gather, scatter, reduce)', () => {
+    const rows = runBody([0, 1, 2, 3, 4], 'improved', function* (core, mpi) {
+      const n = mpi.size;
+      const root = 2;
+      const a = core.privateBase + MB;
+      const b = core.privateBase + 2 * MB;
+      // bcast
+      if (mpi.rank === root) core.store32(a, 777);
+      yield* mpi.bcast(a, 100, root);
+      const bc = core.load32(a);
+      // gather: rank r contributes 64 B starting with r
+      core.store32(a, 1000 + mpi.rank);
+      yield* mpi.gather(a, b, 64, root);
+      const gathered = mpi.rank === root ? Array.from({ length: n }, (_, r) => core.load32(b + r * 64)).join(',') : '';
+      // scatter back from the gathered buffer
+      yield* mpi.scatter(b, a + 4096, 64, root);
+      const scattered = core.load32(a + 4096);
+      // reduce of one double
+      core.storeF64(a, mpi.rank + 1);
+      yield* mpi.reduce(a, b + 8192, 1, root);
+      core.report({ rank: mpi.rank, bc, gathered, scattered, sum: mpi.rank === root ? core.loadF64(b + 8192) : 0 });
+    });
+    for (const r of rows) expect(r.bc).toBe(777);
+    const root = rows.find((r) => r.rank === 2)!;
+    expect(root.gathered).toBe('1000,1001,1002,1003,1004');
+    expect(root.sum).toBe(15);
+    for (const r of rows) expect(r.scattered).toBe(1000 + (r.rank as number));
+  });
 });
