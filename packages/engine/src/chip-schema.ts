@@ -44,6 +44,7 @@ export const ChipSchema = z
       height: z.number().int().min(1).max(64),
       hopMeshCycles: nonNegInt.describe('router + link latency per hop per direction, mesh cycles'),
       flitBytes: positiveInt.describe('payload bytes per flit'),
+      contentionWindowNs: z.number().positive().describe('simulated time over which link utilisation is measured for queueing, ns'),
     }),
     coresPerTile: z.number().int().min(1).max(8),
     caches: z.strictObject({ l1i: CacheSchema, l1d: CacheSchema, l2: CacheSchema }),

@@ -29,6 +29,7 @@ export interface ResolvedChip {
   memPeriodPs: number;
   hopPs: number; // one hop, one direction
   flitBytes: number;
+  contentionWindowPs: number;
   controllers: number;
   controllerTile: Int32Array; // controller -> tile
   nearestController: Int32Array; // core -> controller of its private memory
@@ -147,6 +148,7 @@ export function resolveChip(config: ChipConfig): ResolvedChip {
     memPeriodPs: periodPsFromMHz(config.clocks.memoryMHz),
     hopPs: config.mesh.hopMeshCycles * periodPsFromMHz(config.clocks.meshMHz),
     flitBytes: config.mesh.flitBytes,
+    contentionWindowPs: Math.round(config.mesh.contentionWindowNs * 1000),
     controllers,
     controllerTile,
     nearestController,

@@ -195,7 +195,7 @@ export class Committer {
       }
 
     // 1. weave
-    const delay = this.weaver.run(startPs, endPs);
+    const delay = this.weaver.run(startPs, endPs, settings.quantumPs);
     for (let core = 0; core < cores; core++) {
       const d = delay[core]!;
       if (d === 0) continue;

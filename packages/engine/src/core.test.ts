@@ -192,6 +192,77 @@ describe('timing', () => {
   });
 });
 
+describe('contention', () => {
+  it('message latency does not depend on the quantum (links are measured over a fixed window)', () => {
+    const rt = [100, 1000, 5000].map((quantumNs) => {
+      let t = 0;
+      runProgram({
+        cores: [0, 7],
+        quantumNs,
+        *program(core) {
+          const other = core.id === 0 ? 7 : 0;
+          const t0 = core.now;
+          for (let i = 1; i <= 4; i++) {
+            if (core.id === 7) yield* core.waitUntil(core.mpbOf(7, 8160), '==', i);
+            core.writeRange(core.mpbOf(other), 1024, i);
+            core.store32(core.mpbOf(other, 8160), i);
+            if (core.id === 0) yield* core.waitUntil(core.mpbOf(0, 8160), '==', i);
+          }
+          if (core.id === 0) t = core.now - t0;
+        },
+      });
+      return t;
+    });
+    expect(rt[0]).toBeGreaterThan(0);
+    expect(rt[0]).toBe(rt[1]);
+    expect(rt[2]).toBe(rt[1]);
+  });
+
+  it('a core that runs ahead does not make earlier arrivals of other cores wait (controller calendar)', () => {
+    let lat = 0;
+    runProgram({
+      cores: [0, 2],
+      *program(core) {
+        const base = SHARED + core.id * (1 << 20);
+        if (core.id === 0) {
+          core.copy(base + (1 << 19), base, 65536); // one long step, far past the epoch end
+          core.fence();
+        } else {
+          const t0 = core.now;
+          for (let i = 0; i < 64; i++) {
+            core.load32(base + i * 32);
+            core.fence();
+            if (core.due()) yield DUE;
+          }
+          lat = (core.now - t0) / 64;
+        }
+      },
+    });
+    expect(lat / 1000).toBeGreaterThan(142);
+    expect(lat / 1000).toBeLessThan(142.5 * 1.05); // zero-load latency at 1 hop: 142.5 ns
+  });
+
+  it('a saturated controller makes cores wait (12 streaming cores on one controller)', () => {
+    const r = runProgram({
+      cores: [0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17],
+      *program(core) {
+        core.mapPage(SHARED, 'uncached');
+        const base = SHARED + core.id * 65536;
+        for (let i = 0; i < 2000; i++) {
+          core.load32(base + i * 32);
+          if (core.due()) yield DUE;
+        }
+        core.fence();
+      },
+    });
+    const c0 = r.simulated.controllers[0]!;
+    expect(c0.requests).toBe(12 * 2000);
+    expect(c0.utilization).toBeGreaterThan(0.6);
+    expect(c0.queueMax).toBeGreaterThan(10);
+    expect(r.simulated.cores[0]!.stallNs.dram).toBeGreaterThan(r.simulated.cores[0]!.busyNs);
+  });
+});
+
 describe('synchronisation', () => {
   it('test-and-set locks give mutual exclusion: no increment is lost', () => {
     const counter = SHARED + 4096;

@@ -811,6 +811,11 @@ export class Core {
     this.c[this.cb + C.messagesSent] += 1;
   }
 
+  /** This core's counter `name` (vocabulary C) as accumulated so far; times in ps. */
+  counter(name: keyof typeof C): number {
+    return this.c[this.cb + C[name]]!;
+  }
+
   /** Reports a result row. */
   report(row: Row): void {
     this.rows.push(row);

@@ -25,6 +25,7 @@
  *   series   Float64 x SERIES_CAP x seriesStride
  *   events   Float64 x EVENTS_CAP x 4     applied live changes (time, kind, target, value)
  *   wake     Int32 x cores            one wake word per worker (at most one worker per core)
+ *   cal      Float64 x controllers x CAL_CAP x 2   booked service intervals per controller
  */
 import type { ResolvedChip } from './chip';
 import { CORE_COUNTERS } from './vocabulary';
@@ -69,6 +70,7 @@ export const CTLF = {
   prevRequests: 12,
   seriesPrevEnergyJ: 13,
   seriesPrevFlits: 14,
+  lastWeavePs: 15, // end of the span the weave last accounted (link utilisation window)
 } as const;
 export const CTLF_SLOTS = 16;
 
@@ -114,6 +116,8 @@ export const S = {
   waitReadPs: CORE_COUNTERS + 23, // cost of the final successful poll of a wait
   sampleBusyPs: CORE_COUNTERS + 24,
   sampleClockPs: CORE_COUNTERS + 25,
+  prevWaitPs: CORE_COUNTERS + 26, // power: wait time seen at the previous commit
+  waitAccountedPs: CORE_COUNTERS + 27, // power: blocked time already accounted, not yet in stallWaitPs
 } as const;
 export const CORE_SLOTS = CORE_COUNTERS + 32;
 
@@ -131,6 +135,7 @@ export const ISL_SLOTS = 4; // energyJ, powerW, divisor, volts
 export const SERIES_CAP = 2048;
 export const EVENTS_CAP = 1024;
 export const BLOCKS_PER_CTRL = 65536;
+export const CAL_CAP = 1024;
 export const BLOCK_BYTES = 128 * 1024;
 
 export interface Layout {
@@ -165,6 +170,7 @@ export interface Layout {
     series: number;
     events: number;
     wake: number;
+    cal: number;
   };
   l1Stride: number; // bytes per core
   l2Stride: number;
@@ -249,6 +255,7 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}): Lay
     series: take(SERIES_CAP * stride * 8),
     events: take(EVENTS_CAP * 4 * 8),
     wake: take(cores * 4),
+    cal: take(chip.controllers * CAL_CAP * 2 * 8),
   };
   return {
     cores,
@@ -296,6 +303,7 @@ export interface Views {
   series: Float64Array;
   events: Float64Array;
   wake: Int32Array;
+  cal: Float64Array;
 }
 
 export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: SharedArrayBuffer): Views {
@@ -325,6 +333,7 @@ export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: Shared
     series: new Float64Array(state, o.series, SERIES_CAP * layout.seriesStride),
     events: new Float64Array(state, o.events, EVENTS_CAP * 4),
     wake: new Int32Array(state, o.wake, cores),
+    cal: new Float64Array(state, o.cal, layout.controllers * CAL_CAP * 2),
   };
 }
 

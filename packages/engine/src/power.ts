@@ -2,10 +2,10 @@
  * Power: dynamic C x V^2 x f x activity per core, per-core leakage, mesh dynamic power plus
  * per-flit energy, per-transaction controller energy, and uncore static power.
  *
- * Activity of a core over a span = (busy + stallActivity x memory stalls) / span length
- * (time beyond the span is carried to the next spans as a credit), plus waitActivity for the
- * rest of the span if it is blocked (spinning on a flag), floored at idleActivity (a core
- * with nothing to run idles in its OS). An island's voltage is the one
+ * Activity of a core over a span = (busy + stallActivity x memory stalls + waitActivity x
+ * waiting) / span length (time beyond the span is carried to the next spans as a credit;
+ * waiting is spinning on a flag), floored at idleActivity (a core with nothing to run idles
+ * in its OS). An island's voltage is the one
  * its fastest tile needs (the V/f table); frequency is per tile. Units: W, J, V, Hz.
  * Calibration of the SCC constants: presets/scc.ts. Stateless between calls except for the
  * shared slots (any worker may run it).
@@ -68,11 +68,25 @@ export class PowerModel {
       // A core's clock runs ahead of the epoch (one compute may span several epochs): its
       // weighted active time is a credit spent over the following spans, so energy follows
       // simulated time rather than the epoch in which the work was executed.
-      const credit = c[b + S.activeCreditPs]! + dBusy + pw.stallActivity * dStall;
+      let credit = c[b + S.activeCreditPs]! + dBusy + pw.stallActivity * dStall;
+      // Waiting is spinning on a flag: active. The part of a wait that fell in earlier spans
+      // while the core was blocked was accounted then (waitAccountedPs); the rest is credited
+      // when the wake shows up in stallWaitPs.
+      const wait = c[b + C.stallWaitPs]!;
+      const dWait = wait - c[b + S.prevWaitPs]!;
+      c[b + S.prevWaitPs] = wait;
+      if (dWait > 0) {
+        credit += pw.waitActivity * Math.max(0, dWait - c[b + S.waitAccountedPs]!);
+        c[b + S.waitAccountedPs] = 0;
+      }
       const use = Math.min(credit, span);
       c[b + S.activeCreditPs] = credit - use;
       let activity = use / span;
-      if (c[b + C.state] === CoreState.Blocked) activity += pw.waitActivity * (1 - activity);
+      if (c[b + C.state] === CoreState.Blocked) {
+        const blocked = Math.max(0, endPs - Math.max(startPs, c[b + S.blockedAtPs]!));
+        activity += (pw.waitActivity * Math.min(blocked, span - use)) / span;
+        c[b + S.waitAccountedPs] += blocked;
+      }
       activity = Math.max(pw.idleActivity, Math.min(1, activity));
       const tile = coreTile(chip.topo, core);
       const island = chip.islandOfTile[tile]!;

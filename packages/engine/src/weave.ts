@@ -3,19 +3,40 @@
  *
  * During an epoch every memory transaction was timed at zero load and recorded (core.ts
  * txn). Here, between epochs and on one thread:
- *  - memory controllers: the transactions that reached each controller are served first
- *    come first served (ties by core id, then record order), one per serviceMemCycles; a
- *    transaction that found the controller busy waited `start - arrival`;
- *  - mesh links: flits are added to every link on the X-Y route there and back; a link's
- *    utilisation over the epoch gives each packet crossing it an M/D/1 queueing delay.
+ *  - memory controllers: each controller keeps a calendar of booked service intervals
+ *    (serviceMemCycles each). The epoch's arrivals, in time order (ties by core id, then
+ *    record order), are each served in the first free slot at or after their arrival, so a
+ *    core that ran ahead of the epoch and booked the future does not make earlier arrivals of
+ *    other cores wait; a transaction that found the controller busy waited `start - arrival`.
+ *  - mesh links: flits are added to every link on the X-Y route there and back. A link's
+ *    utilisation is taken over a sliding window of mesh.contentionWindowNs of simulated time
+ *    (a decaying flit count), independent of the quantum; each packet crossing a link waits
+ *    the M/D/1 queueing time for that utilisation.
  * Each transaction's delay, divided by the misses the core had in flight when it issued
- * (overlapped misses share a stall), is charged to its core: the clock moves on and the
- * stall is counted (controller queueing to the transaction's own cause, links to network).
- * Units: ps, flits. Deterministic: depends only on the logged records.
+ * (overlapped misses share a stall), is charged to its core: the clock moves on and the stall
+ * is counted (controller waits to the transaction's own cause, link waits to network).
+ * Units: ps, flits. Deterministic: depends only on the logged records and shared state.
  */
 import type { ResolvedChip } from './chip';
-import { CORE_SLOTS, CTRL_SLOTS, LINK_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, type Views } from './layout';
-import { tileX, tileY, DIR_E, DIR_W, DIR_N, DIR_S, type Topology } from './topology';
+import { CAL_CAP, CORE_SLOTS, CTLF, CTRL_SLOTS, LINK_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, type Views } from './layout';
+import { DIR_E, DIR_N, DIR_S, DIR_W, tileX, tileY, type Topology } from './topology';
+import { C } from './vocabulary';
+
+/** Controller slots (CTRL_SLOTS per controller). queueDepth: transactions still waiting at the epoch end. */
+export const CTRL = {
+  requests: 0,
+  reads: 1,
+  writes: 2,
+  lastFinishPs: 3, // end of the latest booked service
+  queueMax: 4,
+  queueDelayPs: 5,
+  busyPs: 6,
+  epochRequests: 7,
+  queueDepth: 8,
+  calCount: 9, // intervals in the calendar
+} as const;
+/** Link slots (LINK_SLOTS per link). window: decaying flit count over the contention window. */
+export const LINK = { flits: 0, epochFlits: 1, window: 2, utilization: 3 } as const;
 
 /**
  * Walks the X-Y route a -> b. mode 0: adds `flits` to each link's epoch flits; mode 1:
@@ -29,23 +50,109 @@ function walk(t: Topology, a: number, b: number, mode: number, flits: number, li
   let sum = 0;
   while (x !== bx) {
     const l = (y * t.width + x) * 4 + (bx > x ? DIR_E : DIR_W);
-    if (mode === 0) links[l * 4 + 1] += flits;
+    if (mode === 0) links[l * LINK_SLOTS + LINK.epochFlits] += flits;
     else sum += wait[l]!;
     x += bx > x ? 1 : -1;
   }
   while (y !== by) {
     const l = (y * t.width + x) * 4 + (by > y ? DIR_S : DIR_N);
-    if (mode === 0) links[l * 4 + 1] += flits;
+    if (mode === 0) links[l * LINK_SLOTS + LINK.epochFlits] += flits;
     else sum += wait[l]!;
     y += by > y ? 1 : -1;
   }
   return sum;
 }
-import { C, STALL_NETWORK } from './vocabulary';
 
-/** Controller slots (CTRL_SLOTS per controller). queueDepth: transactions still waiting at the epoch end. */
-export const CTRL = { requests: 0, reads: 1, writes: 2, lastFinishPs: 3, queueMax: 4, queueDelayPs: 5, busyPs: 6, epochRequests: 7, queueDepth: 8 } as const;
-export const LINK = { flits: 0, epochFlits: 1, waitPs: 2, utilization: 3 } as const; // LINK_SLOTS = 4
+/**
+ * A controller's calendar: sorted, disjoint, merged [start, end) intervals in the shared
+ * buffer. book() serves one transaction in the first free slot at or after `arrival`.
+ */
+export class Calendar {
+  private readonly cal: Float64Array;
+  private readonly ctrl: Float64Array;
+
+  constructor(v: Views) {
+    this.cal = v.cal;
+    this.ctrl = v.ctrl;
+  }
+
+  count(m: number): number {
+    return this.ctrl[m * CTRL_SLOTS + CTRL.calCount]!;
+  }
+
+  /** Drops intervals that ended before `horizon` (nothing can arrive that early any more). */
+  prune(m: number, horizon: number): void {
+    const base = m * CAL_CAP * 2;
+    const n = this.count(m);
+    let k = 0;
+    while (k < n && this.cal[base + k * 2 + 1]! < horizon) k++;
+    if (k === 0) return;
+    this.cal.copyWithin(base, base + k * 2, base + n * 2);
+    this.ctrl[m * CTRL_SLOTS + CTRL.calCount] = n - k;
+  }
+
+  /** Books `service` ps at or after `arrival`; returns the start. */
+  book(m: number, arrival: number, service: number): number {
+    const cal = this.cal;
+    const base = m * CAL_CAP * 2;
+    let n = this.count(m);
+    // first interval that ends after the arrival (ends are increasing)
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cal[base + mid * 2 + 1]! <= arrival) lo = mid + 1;
+      else hi = mid;
+    }
+    let i = lo;
+    let start = arrival;
+    while (i < n && start + service > cal[base + i * 2]!) {
+      start = Math.max(start, cal[base + i * 2 + 1]!);
+      i++;
+    }
+    const end = start + service;
+    const joinsPrev = i > 0 && cal[base + (i - 1) * 2 + 1] === start;
+    const joinsNext = i < n && cal[base + i * 2] === end;
+    if (joinsPrev && joinsNext) {
+      cal[base + (i - 1) * 2 + 1] = cal[base + i * 2 + 1]!;
+      cal.copyWithin(base + i * 2, base + (i + 1) * 2, base + n * 2);
+      n--;
+    } else if (joinsPrev) cal[base + (i - 1) * 2 + 1] = end;
+    else if (joinsNext) cal[base + i * 2] = start;
+    else {
+      if (n === CAL_CAP) {
+        // full: forget the oldest interval (or, when the new one would be first, the newest);
+        // an approximation that errs towards less waiting
+        if (i > 0) {
+          cal.copyWithin(base, base + 2, base + n * 2);
+          i--;
+        }
+        n--;
+      }
+      cal.copyWithin(base + (i + 1) * 2, base + i * 2, base + n * 2);
+      cal[base + i * 2] = start;
+      cal[base + i * 2 + 1] = end;
+      n++;
+    }
+    this.ctrl[m * CTRL_SLOTS + CTRL.calCount] = n;
+    const last = cal[base + (n - 1) * 2 + 1]!;
+    this.ctrl[m * CTRL_SLOTS + CTRL.lastFinishPs] = last;
+    return start;
+  }
+
+  /** Booked service time after `t`, ps. */
+  bookedAfter(m: number, t: number): number {
+    const base = m * CAL_CAP * 2;
+    let sum = 0;
+    for (let i = this.count(m) - 1; i >= 0; i--) {
+      const s = this.cal[base + i * 2]!;
+      const e = this.cal[base + i * 2 + 1]!;
+      if (e <= t) break;
+      sum += e - Math.max(s, t);
+    }
+    return sum;
+  }
+}
 
 export class Weaver {
   private readonly chip: ResolvedChip;
@@ -55,12 +162,14 @@ export class Weaver {
   private order = new Uint32Array(4096);
   private readonly linkWait: Float64Array;
   private readonly delay: Float64Array; // per core, ps
+  private readonly calendar: Calendar;
 
   constructor(chip: ResolvedChip, v: Views) {
     this.chip = chip;
     this.v = v;
     this.linkWait = new Float64Array(chip.topo.links);
     this.delay = new Float64Array(chip.topo.cores);
+    this.calendar = new Calendar(v);
   }
 
   private grow(n: number): void {
@@ -77,7 +186,7 @@ export class Weaver {
   }
 
   /** Resolves contention for the epoch [startPs, endPs); returns per-core delays (ps). */
-  run(startPs: number, endPs: number): Float64Array {
+  run(startPs: number, endPs: number, quantumPs: number): Float64Array {
     const { chip, v } = this;
     const topo = chip.topo;
     const cores = topo.cores;
@@ -98,20 +207,25 @@ export class Weaver {
         const flits = v.txnU[p + 4]!;
         const count = v.txnU[p + 5]!;
         const dst = target & TXN_TARGET_MPB ? target & 0xffff : chip.controllerTile[target]!;
-        const out = (flits >>> 16) * count;
-        const back = (flits & 0xffff) * count;
-        walk(topo, src, dst, 0, out, links, this.linkWait);
-        walk(topo, dst, src, 0, back, links, this.linkWait);
+        walk(topo, src, dst, 0, (flits >>> 16) * count, links, this.linkWait);
+        walk(topo, dst, src, 0, (flits & 0xffff) * count, links, this.linkWait);
         if (!(target & TXN_TARGET_MPB)) total += count;
       }
     }
-    const spanPs = Math.max(endPs - startPs, 1);
+    // utilisation over a sliding window (a decaying count), the same for any quantum
+    const windowPs = chip.contentionWindowPs;
+    const since = endPs - Math.min(v.ctlF[CTLF.lastWeavePs]!, startPs);
+    v.ctlF[CTLF.lastWeavePs] = endPs;
+    const keep = since >= windowPs ? 0 : 1 - since / windowPs;
     const flitPs = chip.meshPeriodPs;
     for (let l = 0; l < topo.links; l++) {
-      const f = links[l * LINK_SLOTS + LINK.epochFlits]!;
-      links[l * LINK_SLOTS + LINK.flits] += f;
-      const rho = Math.min((f * flitPs) / spanPs, 0.98);
-      links[l * LINK_SLOTS + LINK.utilization] = rho;
+      const b = l * LINK_SLOTS;
+      const f = links[b + LINK.epochFlits]!;
+      links[b + LINK.flits] += f;
+      const w = links[b + LINK.window]! * keep + f;
+      links[b + LINK.window] = w;
+      const rho = Math.min((w * flitPs) / Math.max(windowPs, since), 0.98);
+      links[b + LINK.utilization] = rho;
       // M/D/1 wait for a packet of ~2 flits
       this.linkWait[l] = rho > 0 ? (rho * 2 * flitPs) / (2 * (1 - rho)) : 0;
     }
@@ -148,7 +262,7 @@ export class Weaver {
       }
     }
 
-    // 3. controller queues: FIFO per controller
+    // 3. controllers: book every arrival in time order
     const order = this.order.subarray(0, k);
     for (let i = 0; i < k; i++) order[i] = i;
     const arr = this.arrivals;
@@ -156,7 +270,12 @@ export class Weaver {
     order.sort((a, b) => arr[a]! - arr[b]! || own[a]! - own[b]! || a - b);
     const service = chip.serviceMemPs;
     const ctrl = v.ctrl;
-    for (let m = 0; m < chip.controllers; m++) ctrl[m * CTRL_SLOTS + CTRL.epochRequests] = 0;
+    const cal = this.calendar;
+    for (let m = 0; m < chip.controllers; m++) {
+      ctrl[m * CTRL_SLOTS + CTRL.epochRequests] = 0;
+      // a lagging core may still arrive a few quanta in the past; older bookings are history
+      cal.prune(m, startPs - 8 * quantumPs);
+    }
     for (let i = 0; i < k; i++) {
       const idx = order[i]!;
       const core = Math.floor(own[idx]! / 1048576);
@@ -169,10 +288,8 @@ export class Weaver {
       const isWrite = v.txnU[p + 4]! >>> 16 > 1;
       const base = m * CTRL_SLOTS;
       const a = arr[idx]!;
-      const free = ctrl[base + CTRL.lastFinishPs]!;
-      const start = free > a ? free : a;
+      const start = cal.book(m, a, service);
       const wait = start - a;
-      ctrl[base + CTRL.lastFinishPs] = start + service;
       ctrl[base + CTRL.requests] += 1;
       ctrl[base + CTRL.epochRequests] += 1;
       ctrl[base + (isWrite ? CTRL.writes : CTRL.reads)] += 1;
@@ -186,11 +303,7 @@ export class Weaver {
         v.core[core * CORE_SLOTS + C.stallL1MissPs + cause] += d;
       }
     }
-    for (let m = 0; m < chip.controllers; m++) {
-      const backlog = ctrl[m * CTRL_SLOTS + CTRL.lastFinishPs]! - endPs;
-      ctrl[m * CTRL_SLOTS + CTRL.queueDepth] = backlog > 0 ? Math.ceil(backlog / service) : 0;
-    }
-    void STALL_NETWORK;
+    for (let m = 0; m < chip.controllers; m++) ctrl[m * CTRL_SLOTS + CTRL.queueDepth] = Math.ceil(cal.bookedAfter(m, endPs) / service);
     return delay;
   }
 }

@@ -52,7 +52,13 @@ const uncoreStaticW = 31.6 - (2 * (0.556522 + 0.1) + 46 * (0.139130 + 0.1) + 2.0
 
 export const sccPreset: ChipConfig = {
   name: 'Intel SCC',
-  mesh: { width: 6, height: 4, hopMeshCycles: 4 /* seed: 4 x n x 2 mesh cycles */, flitBytes: 16 /* doc */ },
+  mesh: {
+    width: 6,
+    height: 4,
+    hopMeshCycles: 4, // seed: 4 x n x 2 mesh cycles
+    flitBytes: 16, // doc
+    contentionWindowNs: 10_000, // model: links' utilisation is averaged over 10 us of simulated time
+  },
   coresPerTile: 2, // seed
   caches: {
     // seed: 16 KB I + 16 KB D (one seed says 8 + 8); ways and hit latency (doc)

@@ -3,7 +3,7 @@
  * scheduler end an epoch, deterministic fill patterns and their checks, a bump allocator
  * for private memory, and the one LUT change the SCC workloads need (an uncached mapping).
  */
-import { ATTR_UNCACHED, DUE, LUT_ENTRIES, PAGE_BYTES, type Core, type Sim } from '@manycore/engine';
+import { DUE, type Core, type Sim } from '@manycore/engine';
 
 /** Bytes per step of the set-up helpers (fill, check) before checking core.due(). */
 export const COPY_STEP = 2048;
@@ -83,17 +83,7 @@ export class Arena {
   }
 }
 
-/**
- * Maps the 16 MB page holding `addr` uncached in this core's LUT (as SCC software does by
- * rewriting its lookup table). Every access to the page then bypasses L1 and L2; reads and
- * writes go to memory 8 bytes at a time (the P54C bus width).
- *
- * Workaround: the engine has no core API for LUT changes yet, so this writes this core's own
- * entry in the resolved chip's LUT table (each core reads only its own entries).
- */
+/** Maps the 16 MB page holding addr uncached for this core (every access goes to memory). */
 export function mapUncached(core: Core, addr: number): void {
-  const page = Math.floor(addr / PAGE_BYTES);
-  const i = core.id * LUT_ENTRIES + page;
-  const e = core.chip.luts[i]!;
-  core.chip.luts[i] = ((e & ~(3 << 27)) | (ATTR_UNCACHED << 27)) >>> 0;
+  core.mapPage(addr, 'uncached');
 }
