@@ -11,7 +11,9 @@
  *     time), so it wakes exactly when the releasing write became visible;
  *  3. ideal barriers release when every participating core has arrived;
  *  4. power, telemetry samples, timeline events and live changes;
- *  5. completion, deadlock detection and the bounds of the next epoch.
+ *  5. completion, deadlock detection and the bounds of the next epoch: it ends one quantum
+ *     after the slowest runnable core (and never before the current end), so chip time stays
+ *     within a quantum of the cores.
  */
 import type { ResolvedChip } from './chip';
 import { corePeriodPs } from './chip';
@@ -85,7 +87,7 @@ export class Committer {
     this.applyTimeline(0);
     this.refreshPeriods();
     v.ctlF[CTLF.epochStartPs] = 0;
-    v.ctlF[CTLF.epochEndPs] = this.nextEnd(0);
+    v.ctlF[CTLF.epochEndPs] = this.nextEnd(0, settings.quantumPs);
   }
 
   private refreshPeriods(): void {
@@ -145,9 +147,10 @@ export class Committer {
     return true;
   }
 
-  private nextEnd(start: number): number {
+  /** The end of the epoch after `start`: `candidate`, clipped to the next timeline event and the stop time. */
+  private nextEnd(start: number, candidate: number): number {
     const { settings, v } = this;
-    let end = start + settings.quantumPs;
+    let end = candidate;
     const next = v.ctl[CTL.timelineNext]!;
     if (next < settings.timeline.length) {
       const at = settings.timeline[next]!.atPs;
@@ -315,15 +318,20 @@ export class Committer {
       for (const core of settings.participants) this.wake(core, latest);
     }
 
-    // 4. power, samples, timeline, live changes
+    // 4. power, samples, timeline, live changes (the latter two only at a boundary that moved
+    //    time forward, so a replay applies them at the same commit)
+    const fresh = endPs > v.ctlF[CTLF.lastBoundaryPs]!;
+    v.ctlF[CTLF.lastBoundaryPs] = Math.max(endPs, v.ctlF[CTLF.lastBoundaryPs]!);
     this.power.account(startPs, endPs);
     let ops = 0;
     for (let core = 0; core < cores; core++) ops += c[core * CORE_SLOTS + C.loads]! + c[core * CORE_SLOTS + C.stores]!;
     v.ctlF[CTLF.simOps] = ops;
     v.ctlF[CTLF.simTimePs] = endPs;
     if (endPs >= v.ctlF[CTLF.nextSamplePs]!) this.sample(endPs);
-    const changed = this.applyTimeline(endPs) || this.applyLive(endPs);
-    if (changed) this.refreshPeriods();
+    if (fresh) {
+      const changed = this.applyTimeline(endPs) || this.applyLive(endPs);
+      if (changed) this.refreshPeriods();
+    }
 
     // 5. completion, deadlock, next epoch
     let runnable = 0;
@@ -350,20 +358,12 @@ export class Committer {
       return false;
     }
     if (runnable === 0) return this.fail(this.describeDeadlock());
-    let start = endPs;
-    const q = settings.quantumPs;
-    if (minClock >= start + q) {
-      // nobody can run before minClock: skip the empty epochs (on the quantum grid)
-      start = Math.floor(minClock / q) * q;
-      const next = v.ctl[CTL.timelineNext]!;
-      if (next < settings.timeline.length) start = Math.min(start, Math.max(endPs, settings.timeline[next]!.atPs));
-      start = Math.min(start, Math.max(endPs, v.ctlF[CTLF.nextSamplePs]!));
-      if (settings.stopAtPs < Infinity) start = Math.min(start, settings.stopAtPs);
-      if (start > endPs) this.power.account(endPs, start);
-      if (start >= v.ctlF[CTLF.nextSamplePs]!) this.sample(start);
-    }
-    v.ctlF[CTLF.epochStartPs] = start;
-    v.ctlF[CTLF.epochEndPs] = this.nextEnd(start);
+    // The next epoch ends one quantum after the slowest runnable core, never before this end:
+    // time on the chip does not run ahead of the cores (cores that exchange messages advance
+    // one hop per epoch), and empty stretches are skipped.
+    v.ctlF[CTLF.epochStartPs] = endPs;
+    // (whole picoseconds, so a boundary written into a timeline as ns replays exactly)
+    v.ctlF[CTLF.epochEndPs] = this.nextEnd(endPs, Math.max(endPs, Math.ceil(minClock) + settings.quantumPs));
     return true;
   }
 

@@ -71,8 +71,9 @@ export const CTLF = {
   seriesPrevEnergyJ: 13,
   seriesPrevFlits: 14,
   lastWeavePs: 15, // end of the span the weave last accounted (link utilisation window)
+  lastBoundaryPs: 16, // the latest epoch end so far (boundaries that move time forward are "fresh")
 } as const;
-export const CTLF_SLOTS = 16;
+export const CTLF_SLOTS = 24;
 
 export const enum Status {
   Running = 0,

@@ -50,4 +50,26 @@ describe('power (533/800/800)', () => {
     expect(after).toBeLessThan(before * 0.3);
     expect(slowed.digest).not.toBe(base.digest);
   });
+
+  it('counts waiting as polling activity, and chip time keeps up with cores that exchange messages', () => {
+    const cores = Array.from({ length: 48 }, (_, i) => i);
+    const r = runProgram({
+      cores,
+      *program(core) {
+        const other = core.id ^ 1;
+        for (let i = 1; i <= 200; i++) {
+          if (core.id & 1) yield* core.waitUntil(core.mpbOf(core.id, 0), '==', i);
+          core.store32(core.mpbOf(other, 0), i);
+          if (!(core.id & 1)) yield* core.waitUntil(core.mpbOf(core.id, 0), '==', i);
+        }
+      },
+    });
+    const end = Math.max(...r.simulated.cores.map((c) => c.endTimeNs));
+    // every epoch carries one message hop; chip time must not run a quantum per epoch ahead
+    expect(r.series.timeNs.at(-1)!).toBeLessThanOrEqual(end + 1000);
+    // about half of each core's time is waiting (spinning), half MPB stalls: well above idle
+    const wait = r.simulated.cores.reduce((a, c) => a + c.stallNs.wait, 0) / 48 / end;
+    expect(wait).toBeGreaterThan(0.4);
+    expect(r.simulated.chip.avgPowerW).toBeGreaterThan(43);
+  });
 });

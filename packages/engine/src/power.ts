@@ -83,8 +83,10 @@ export class PowerModel {
       c[b + S.activeCreditPs] = credit - use;
       let activity = use / span;
       if (c[b + C.state] === CoreState.Blocked) {
-        const blocked = Math.max(0, endPs - Math.max(startPs, c[b + S.blockedAtPs]!));
-        activity += (pw.waitActivity * Math.min(blocked, span - use)) / span;
+        // the blocked part of this span, as far as the span has room left; what does not fit
+        // is credited when the wake shows up
+        const blocked = Math.min(Math.max(0, endPs - Math.max(startPs, c[b + S.blockedAtPs]!)), span - use);
+        activity += (pw.waitActivity * blocked) / span;
         c[b + S.waitAccountedPs] += blocked;
       }
       activity = Math.max(pw.idleActivity, Math.min(1, activity));

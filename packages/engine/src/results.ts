@@ -244,8 +244,8 @@ export function buildResults(
     messageMatrix: { messages, bytes },
     events,
   };
-  const summarized = run.workload.summarize ? run.workload.summarize(reported, run.params as never, chip, simulated) : reported;
-  const extra = run.workload.extra ? run.workload.extra(reported, run.params as never, chip, simulated) : {};
+  const summarized = run.workload.summarize ? run.workload.summarize(reported, run.params as never, chip, simulated, series) : reported;
+  const extra = run.workload.extra ? run.workload.extra(reported, run.params as never, chip, simulated, series) : {};
   const workload = { name: run.workload.name, params: run.params, rows: summarized, ...extra };
   const digest = digestOf({ simulated, series, workload });
   const wallS = Math.max(host.wallMs, 1) / 1000;
@@ -266,6 +266,27 @@ export function buildResults(
       simCoreCyclesPerSec: Math.round(tot.cycles / wallS),
     },
   };
+}
+
+/**
+ * Average chip power (W) over the simulated window [fromNs, toNs], from the engine's power
+ * samples (each the average over its interval), weighted by overlap. Resolution: the
+ * experiment's sampling interval.
+ */
+export function windowPowerW(series: Results['series'], fromNs: number, toNs: number): number {
+  let energy = 0;
+  let covered = 0;
+  let prev = 0;
+  for (let i = 0; i < series.timeNs.length; i++) {
+    const t = series.timeNs[i]!;
+    const overlap = Math.min(t, toNs) - Math.max(prev, fromNs);
+    if (overlap > 0) {
+      energy += series.chipPowerW[i]! * overlap;
+      covered += overlap;
+    }
+    prev = t;
+  }
+  return covered > 0 ? energy / covered : NaN;
 }
 
 export function readSeries(v: Views, islands: number, controllers: number, cores: number): Results['series'] {

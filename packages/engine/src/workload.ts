@@ -12,6 +12,7 @@ import type { Sim } from './vocabulary';
 import type { Results } from './results';
 
 export type SimulatedStats = Results['simulated'];
+export type SimulatedSeries = Results['series'];
 
 export interface WorkloadContext {
   chip: ResolvedChip;
@@ -33,10 +34,13 @@ export interface WorkloadDef<P = Record<string, unknown>> {
    * e.g. a clock divisor that is a workload parameter.
    */
   chipOverrides?(params: P): Record<string, unknown>;
-  /** Final rows from the reported ones; `simulated` is results.simulated (energy, counters). */
-  summarize?(rows: Row[], params: P, chip: ResolvedChip, simulated: SimulatedStats): Row[];
+  /**
+   * Final rows from the reported ones; `simulated` is results.simulated (energy, counters),
+   * `series` the sampled time series (e.g. windowPowerW for the chip power of a timed window).
+   */
+  summarize?(rows: Row[], params: P, chip: ResolvedChip, simulated: SimulatedStats, series: SimulatedSeries): Row[];
   /** Workload-specific results besides rows (e.g. checks), deterministic. */
-  extra?(rows: Row[], params: P, chip: ResolvedChip, simulated: SimulatedStats): Record<string, unknown>;
+  extra?(rows: Row[], params: P, chip: ResolvedChip, simulated: SimulatedStats, series: SimulatedSeries): Record<string, unknown>;
 }
 
 export type AnyWorkload = WorkloadDef<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

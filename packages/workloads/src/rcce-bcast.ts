@@ -10,9 +10,9 @@
  * participating core for the timed rounds (the lab's IPC proxy).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type Core, type Row, type WorkloadDef } from '@manycore/engine';
+import { windowPowerW, DUE, WorkloadParamError, type Core, type Row, type WorkloadDef } from '@manycore/engine';
 import { checkPattern, fillPattern, touch } from './lib/mem';
-import { ActivityMeter, activityFromRow, windowPowerW } from './lib/power';
+import { ActivityMeter, activityFromRow } from './lib/power';
 import { Rcce } from './rcce/index';
 
 const Params = z.strictObject({
@@ -49,16 +49,15 @@ export const rcceBcast: WorkloadDef<P> = {
       if (core.due()) yield DUE;
     }
     const timeNs = (core.now - t0) / 1000;
-    core.report({ core: core.id, timeNs, ...meter.fields() });
+    core.report({ core: core.id, startNs: t0 / 1000, timeNs, ...meter.fields() });
     if (core.id !== root) {
       const bad = yield* checkPattern(core, buf, p.bytes, 7);
       if (bad >= 0) throw new Error(`rcce-bcast: receiver ${core.id} got a wrong byte at offset ${bad}`);
     }
   },
-  summarize(rows: Row[], p: P, chip): Row[] {
+  summarize(rows: Row[], p: P, _chip, _sim, series): Row[] {
     const acts = rows.map(activityFromRow).filter((a) => a !== null);
     const busy = (list: typeof acts) => list.reduce((s, a) => s + a.busyPs, 0) / Math.max(list.reduce((s, a) => s + a.ownPs, 0), 1e-9);
-    const span = Math.max(...acts.map((a) => a.ownPs));
     const sender = rows.find((r) => r.core === 0)!;
     return [
       {
@@ -68,7 +67,7 @@ export const rcceBcast: WorkloadDef<P> = {
         busyRatio: busy(acts),
         senderBusyRatio: busy(acts.filter((a) => a.core === 0)),
         receiverBusyRatio: busy(acts.filter((a) => a.core !== 0)),
-        powerW: windowPowerW(chip, span, acts),
+        powerW: windowPowerW(series, Math.min(...rows.map((r) => r.startNs as number)), Math.max(...rows.map((r) => (r.startNs as number) + (r.timeNs as number)))),
       },
     ];
   },

@@ -18,12 +18,12 @@
  * chipPowerW is the engine's average over the whole run (simulated.chip.avgPowerW).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type Core, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
+import { windowPowerW, DUE, WorkloadParamError, type Core, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
 import { checkPattern, fillPattern, mapUncached, touch } from './lib/mem';
 import { pairsAtHops, sharedAddrOnController } from './placement';
 import { Rcce } from './rcce/index';
 import { busyPs } from './lib/counters';
-import { ActivityMeter, activityFromRow, windowPowerW } from './lib/power';
+import { ActivityMeter } from './lib/power';
 
 export const PAIR_BENCHMARKS = ['share', 'shift', 'stencil', 'pingpong'] as const;
 export type PairBenchmark = (typeof PAIR_BENCHMARKS)[number];
@@ -185,12 +185,13 @@ export const rccePair: WorkloadDef<P> = {
       const bad = yield* checkPattern(core, inbuf, last, core.id);
       if (bad >= 0) throw new Error(`pingpong: byte ${bad} of the returned message is wrong`);
     }
-    core.report({ pair: pi, a, b, first, timeNs, busyNs, ...activity });
+    core.report({ pair: pi, a, b, first, startNs: t0 / 1000, timeNs, busyNs, ...activity });
   },
-  summarize(rows: Row[], p: P, chip, sim): Row[] {
-    const acts = rows.map(activityFromRow).filter((a) => a !== null);
-    const span = Math.max(...acts.map((a) => a.ownPs));
-    const powerW = windowPowerW(chip, span, acts);
+  summarize(rows: Row[], p: P, _chip, sim, series): Row[] {
+    // chip power over the timed rounds, from the engine's power samples
+    const from = Math.min(...rows.map((r) => r.startNs as number));
+    const to = Math.max(...rows.map((r) => (r.startNs as number) + (r.timeNs as number)));
+    const powerW = windowPowerW(series, from, to);
     return rows
       .filter((row) => row.first === true)
       .map((row) => {
