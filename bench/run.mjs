@@ -1,7 +1,9 @@
 // npm run bench: simulated memory operations and core-cycles per wall second for a 48-core
 // SCC run with L1-resident and DRAM-bound loads, on 1 and 2 host CPUs (taskset), with one
 // worker per simulated core (the default) and with 24 cores per worker (2 workers).
+// Then a 48-process mpi-sweep over every size for two collectives (wall time, default layout).
 // Writes bench/results/latest.json and prints a table. Not a test: numbers depend on the host.
+// Flags: --quick (shorter runs), --no-mpi.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -50,6 +52,19 @@ for (const [load, args] of Object.entries(loads)) {
     });
   }
 }
+// issue 4: a 48-process mpi-sweep over every size (1 B .. 64 KB) for one collective
+const mpi = [];
+if (!process.argv.includes('--no-mpi'))
+  for (const [op, channel] of [['sendrecv', 'improved'], ['gather', 'original']]) {
+    const t0 = Date.now();
+    const out = execFileSync(process.execPath, [cli, 'run', '--workload', 'mpi-sweep', '--param', `op=${op}`, '--param', 'processes=48', '--param', `channel=${channel}`, '--json', '--quiet'], {
+      encoding: 'utf8',
+      maxBuffer: 512 * 1024 * 1024,
+    });
+    const r = JSON.parse(out);
+    mpi.push({ op, channel, processes: 48, sizes: r.workload.rows.length, wallS: +((Date.now() - t0) / 1000).toFixed(1), workers: r.host.workers });
+  }
+
 const m = (n) => (n / 1e6).toFixed(2) + ' M';
 console.log(`host: ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}${quick ? ', quick' : ''}`);
 console.log('load         layout                        1 CPU ops/s  2 CPUs ops/s  2 CPUs core-cycles/s  speedup');
@@ -57,5 +72,6 @@ for (const r of rows)
   console.log(
     `${r.load.padEnd(12)} ${r.layout.padEnd(29)} ${m(r.cpu1.opsPerSec).padStart(11)}  ${m(r.cpu2.opsPerSec).padStart(12)}  ${m(r.cpu2.cyclesPerSec).padStart(20)}  ${String(r.speedup).padStart(6)}x`,
   );
+for (const x of mpi) console.log(`mpi-sweep ${x.op} (${x.channel}), ${x.processes} processes, ${x.sizes} sizes, ${x.workers} workers: ${x.wallS} s wall (process start included)`);
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/latest.json'), JSON.stringify({ date: new Date().toISOString(), host: { cpus: cpus().length, node: process.version }, rows }, null, 2));
+writeFileSync(join(root, 'bench/results/latest.json'), JSON.stringify({ date: new Date().toISOString(), host: { cpus: cpus().length, node: process.version }, rows, mpi }, null, 2));
