@@ -1,6 +1,6 @@
 /**
  * Guided experiments for the SCC message-passing and DVFS trends (issue 4; scc.md sections 2,
- * 3, 5, 6). Each entry is data the web lab shows: a title, what to look for, the experiments
+ * 3, 5, 6) and for the pipeline, n-body ring and concordance workloads (issue 5; sections 7, 8). Each entry is data the web lab shows: a title, what to look for, the experiments
  * to run (one, or a sweep of one parameter), and a chart hint over the workload's rows.
  */
 import type { ExperimentInput } from '@manycore/engine';
@@ -165,5 +165,79 @@ export const guidedExperiments: GuidedExperiment[] = [
     experiments: sweep('socket-pingpong', { transport: 'rcce', iterations: 4 }, 'bytes', [8159, 8160, 8161, 16320]),
     sweep: { param: 'bytes', values: [8159, 8160, 8161, 16320] },
     chart: { x: 'bytes', y: 'roundTripNs' },
+  },
+  {
+    id: 'pipeline-dram-hops',
+    title: 'Shared DRAM: 4 MB read and written on each controller',
+    source: 'scc.md 7',
+    whatToLookFor:
+      'Core 0 and core 47 each read and then write 4 MB of uncached shared memory on each of the four controllers (the LUT maps the shared window in four groups of 15 pages). Every 8 B access crosses the mesh there and back, 2 x 4 mesh cycles per hop on top of 40 core and 46 memory cycles: time grows linearly with the hops to the controller (0 to 8), the same slope for reads and writes.',
+    experiments: [0, 47].map((core) => exp('dram-hops', { core })),
+    sweep: { param: 'core', values: [0, 47] },
+    chart: { x: 'hops', y: 'timeNs', series: 'op' },
+  },
+  {
+    id: 'pipeline-private-vs-d',
+    title: 'Pipeline, private memory: time linear in D',
+    source: 'scc.md 7',
+    whatToLookFor:
+      'Eight stages forward 64 KB chunks with RCCE (8160 B pieces through the MPBs) and transform them in place in their private memory. Doubling D doubles the chunks: time is a straight line in D, offset by filling the pipeline (stages - 1 chunk times). Watch the stage timeline: each stage waits for its input, works, then waits for the next stage to take the chunk.',
+    experiments: sweep('pipeline', { mode: 'private', chunkBytes: 65536 }, 'dataBytes', [262144, 524288, 1048576, 2097152]),
+    sweep: { param: 'dataBytes', values: [262144, 524288, 1048576, 2097152] },
+    chart: { x: 'dataBytes', y: 'timeNs' },
+  },
+  {
+    id: 'pipeline-uncached-vs-c',
+    title: 'Pipeline, uncached shared memory: time set by D, not by C',
+    source: 'scc.md 7',
+    whatToLookFor:
+      'Stages read their input from the previous stage\'s buffer in uncached shared DRAM and write their own; only 32 B tokens travel. Every access is an 8 B DRAM transaction, so the time per byte is the same at any chunk size: the bars are flat over C (and grow in proportion to D). The controllers\' request counts show where the buffers live.',
+    experiments: sweep('pipeline', { mode: 'uncached-shared', stages: 4 }, 'chunkBytes', [4096, 16384, 65536]),
+    sweep: { param: 'chunkBytes', values: [4096, 16384, 65536] },
+    chart: { x: 'chunkBytes', y: 'timeNs', logX: true },
+  },
+  {
+    id: 'pipeline-cached-vs-c',
+    title: 'Pipeline, cached shared memory: the flushes set the pace',
+    source: 'scc.md 7',
+    whatToLookFor:
+      'With no coherence every stage flushes its whole cache before reading a chunk and after writing it (2 flushes per chunk per core, the SCC\'s software flush reads an L2-sized region). A flush costs the same at any chunk size, so small chunks are dominated by flushes (flushShare) and slow; as C grows the flushes are amortised, and above the L2 size (256 KB) cached shared memory overtakes private mode, whose chunks no longer fit in L2.',
+    experiments: (['cached-shared', 'private'] as const).flatMap((mode) =>
+      [16384, 65536, 262144, 524288, 1048576].map((chunkBytes) => exp('pipeline', { mode, stages: 4, dataBytes: 2097152, chunkBytes })),
+    ),
+    sweep: { param: 'chunkBytes', values: [16384, 65536, 262144, 524288, 1048576] },
+    chart: { x: 'chunkBytes', y: 'timeNs', series: 'mode', logX: true, logY: true },
+  },
+  {
+    id: 'pipeline-snake-order',
+    title: '48 stages: snake order vs id order',
+    source: 'scc.md 7',
+    whatToLookFor:
+      'In id order stage 11 hands over to stage 12 across the whole mesh (6 hops), likewise 23-24 and 35-36; in snake order every neighbour is on the same tile or one hop away. With 256 KB chunks snake order is a little faster in every mode (about 0.5-1 %). The scc.md observation that the gain is largest for cached shared memory does not come out here: uncached mode pays the hops on four 8 B transactions per line and gains most.',
+    experiments: (['private', 'uncached-shared', 'cached-shared'] as const).flatMap((mode) =>
+      (['id', 'snake'] as const).map((order) => exp('pipeline', { mode, order, stages: 48, dataBytes: 262144, chunkBytes: 262144 })),
+    ),
+    sweep: { param: 'order', values: ['id', 'snake'] },
+    chart: { x: 'order', y: 'timeNs', series: 'mode' },
+  },
+  {
+    id: 'nbody-ring-workers',
+    title: 'N-body ring: more workers, slower steps',
+    source: 'scc.md 8',
+    whatToLookFor:
+      'A controller and 1..16 workers pass one ~65 KB text message (1024 bodies x 7 numbers of 9 characters) around the ring twice per step. The workers share the N^2 force computation (a N^2 / p), but every ring member decodes and re-encodes the whole message at every hop (b N p): the step time is lowest at 2-3 workers and rises steeply by 16. With binary messages (encoding: binary) only the RCCE copies remain per hop and the best count moves to about 16.',
+    experiments: sweep('nbody-ring', { steps: 2 }, 'workers', [1, 2, 3, 4, 6, 8, 12, 16]),
+    sweep: { param: 'workers', values: [1, 2, 3, 4, 6, 8, 12, 16] },
+    chart: { x: 'workers', y: 'stepNs' },
+  },
+  {
+    id: 'concordance-cores',
+    title: 'Concordance: a serialising file server',
+    source: 'scc.md 8',
+    whatToLookFor:
+      'Every core reads the whole text from shared memory and hashes every phrase, counting only its own; the file server (on the first core) then appends the other cores\' records one RCCE message at a time. The shared counting shrinks with the cores, but each record that is not the server\'s costs a message round trip in a single queue: 2 cores are slower than 1, and beyond 8 cores there is nothing left to gain.',
+    experiments: sweep('concordance', {}, 'cores', [1, 2, 4, 8, 16]),
+    sweep: { param: 'cores', values: [1, 2, 4, 8, 16] },
+    chart: { x: 'cores', y: 'timeNs' },
   },
 ];

@@ -9,6 +9,9 @@ import { rccePair } from './rcce-pair';
 import { rcceBcast } from './rcce-bcast';
 import { dvfsKernels } from './dvfs-kernels';
 import { socketPingpong } from './socket-pingpong';
+import { pipeline, dramHops } from './pipeline/index';
+import { nbodyRing } from './nbody-ring';
+import { concordance } from './concordance';
 
 export const workloads: WorkloadRegistry = {
   [memtest.name]: memtest,
@@ -20,10 +23,15 @@ export const workloads: WorkloadRegistry = {
   [rcceBcast.name]: rcceBcast,
   [dvfsKernels.name]: dvfsKernels,
   [socketPingpong.name]: socketPingpong,
+  [pipeline.name]: pipeline,
+  [dramHops.name]: dramHops,
+  [nbodyRing.name]: nbodyRing,
+  [concordance.name]: concordance,
 };
 
 export { memtest, mpbPingpong, staleRead, l1Stream };
 export { mpiSweep, rccePair, rcceBcast, dvfsKernels, socketPingpong };
+export { pipeline, dramHops, nbodyRing, concordance };
 export * from './placement';
 export { Rcce, rcceLayout, RCCE_CHUNK_BYTES } from './rcce/index';
 export { Mpi, mpbLayout, originalSectionBytes, type Channel, type MpbRegion } from './rckmpi/index';

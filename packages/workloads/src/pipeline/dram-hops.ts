@@ -1,0 +1,57 @@
+/**
+ * dram-hops: one core reads and then writes a block of shared memory (4 MB by default) on each
+ * memory controller in turn, through the LUT's shared groups (15 pages per controller, scc.md
+ * 7). Uncached (the pipeline's uncached-shared mode: one 8 B transaction per access) or cached
+ * (one 32 B line per miss; stores do not allocate, so they go to memory line by line). Every
+ * transaction crosses the mesh there and back, so the time grows linearly with the hops from
+ * the core to the controller.
+ * Rows {core, controller, hops, op, bytes, mapping, timeNs, nsPerLine}.
+ */
+import { z } from 'zod';
+import { DUE, WorkloadParamError, tileHops, type Core, type Row, type WorkloadDef } from '@manycore/engine';
+import { sharedAddrOnController } from '../placement';
+
+const MB = 1 << 20;
+
+const Params = z.strictObject({
+  core: z.number().int().min(0).default(0).describe('the core that reads and writes'),
+  bytes: z.number().int().min(32).max(64 * MB).default(4 * MB).describe('bytes read, then written, on each controller'),
+  mapping: z.enum(['uncached', 'cached']).default('uncached').describe('page type of the shared block for this core'),
+});
+type P = z.infer<typeof Params>;
+
+/** Bytes between the read block and the write block (so writes never hit lines the reads cached). */
+const WRITE_OFFSET = 64 * MB;
+
+export const dramHops: WorkloadDef<P> = {
+  name: 'dram-hops',
+  title: 'Shared DRAM: time vs hops to each controller',
+  description: 'One core reads and writes 4 MB of shared memory on each of the four memory controllers; time grows linearly with the hops to the controller.',
+  params: Params,
+  participants: (p, chip) => {
+    if (p.core >= chip.topo.cores) throw new WorkloadParamError(`core ${p.core} does not exist (the chip has ${chip.topo.cores})`);
+    return [p.core];
+  },
+  *program(core: Core, p: P) {
+    const chip = core.chip;
+    const bytes = Math.ceil(p.bytes / 32) * 32;
+    for (let m = 0; m < chip.controllers; m++) {
+      const base = sharedAddrOnController(chip, m);
+      for (let page = base >>> 24; page <= (base + WRITE_OFFSET + bytes - 1) >>> 24; page++) core.mapPage(page * (1 << 24), p.mapping);
+      const hops = tileHops(chip.topo, core.tile, chip.controllerTile[m]!);
+      for (const op of ['read', 'write'] as const) {
+        const addr = base + (op === 'write' ? WRITE_OFFSET : 0);
+        const t0 = core.now;
+        for (let o = 0; o < bytes; o += 32) {
+          if (op === 'read') core.readRange(addr + o, 32);
+          else core.writeRange(addr + o, 32, o & 0xff);
+          if (core.due()) yield DUE;
+        }
+        core.fence();
+        const timeNs = (core.now - t0) / 1000;
+        core.report({ core: core.id, controller: m, hops, op, bytes, mapping: p.mapping, timeNs, nsPerLine: timeNs / (bytes / 32) });
+      }
+    }
+  },
+  summarize: (rows: Row[]) => [...rows].sort((a, b) => (a.op as string).localeCompare(b.op as string) || (a.controller as number) - (b.controller as number)),
+};
