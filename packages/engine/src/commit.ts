@@ -348,7 +348,15 @@ export class Committer {
     }
     v.ctl[CTL.finishedCores] = done;
     if (done === settings.participants.length) {
-      this.finalSample(endPs);
+      // cores may have run past this boundary: account power and time up to the last of them
+      let last = endPs;
+      for (const core of settings.participants) last = Math.max(last, c[core * CORE_SLOTS + C.clockPs]!);
+      last = Math.ceil(last);
+      if (last > endPs) {
+        this.power.account(endPs, last);
+        v.ctlF[CTLF.simTimePs] = last;
+      }
+      this.finalSample(last);
       v.ctl[CTL.status] = Status.Done;
       return false;
     }

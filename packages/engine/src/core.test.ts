@@ -263,6 +263,21 @@ describe('contention', () => {
   });
 });
 
+describe('long bursts under contention', () => {
+  it('twelve cores flushing at once share the controller instead of being charged their backlog again and again', () => {
+    const r = runProgram({
+      cores: [0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17],
+      *program(core) {
+        core.flush(); // 8192 reads on the nearest controller (0) in one call
+      },
+    });
+    const ends = r.simulated.cores.filter((c) => c.runs).map((c) => c.endTimeNs);
+    // the controller alone needs 12 x 8192 x 20 ns = 1.97 ms; before the fix one flush cost about a second
+    expect(Math.max(...ends)).toBeGreaterThan(1_966_000);
+    expect(Math.max(...ends)).toBeLessThan(5_000_000);
+  });
+});
+
 describe('synchronisation', () => {
   it('test-and-set locks give mutual exclusion: no increment is lost', () => {
     const counter = SHARED + 4096;

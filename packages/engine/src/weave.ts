@@ -4,14 +4,17 @@
  * During an epoch every memory transaction was timed at zero load and recorded (core.ts
  * txn). Here, between epochs and on one thread:
  *  - memory controllers: each controller keeps a calendar of booked service intervals
- *    (serviceMemCycles each). The epoch's arrivals, in time order (ties by core id, then
- *    record order), are each served in the first free slot at or after their arrival, so a
+ *    (serviceMemCycles each). The epoch's arrivals are booked in the order they reach the
+ *    controllers (ties by core id), each in the first free slot at or after its arrival, so a
  *    core that ran ahead of the epoch and booked the future does not make earlier arrivals of
  *    other cores wait; a transaction that found the controller busy waited `start - arrival`.
  *  - mesh links: flits are added to every link on the X-Y route there and back. A link's
  *    utilisation is taken over a sliding window of mesh.contentionWindowNs of simulated time
  *    (a decaying flit count), independent of the quantum; each packet crossing a link waits
  *    the M/D/1 queueing time for that utilisation.
+ * Within an epoch, a core's later arrivals are shifted by the controller waits its earlier
+ * ones had (its requests are issued in order), so a long burst is not charged its backlog
+ * over and over, and contending cores share a controller fairly.
  * Each transaction's delay, divided by the misses the core had in flight when it issued
  * (overlapped misses share a stall), is charged to its core: the clock moves on and the stall
  * is counted (controller waits to the transaction's own cause, link waits to network).
@@ -61,6 +64,42 @@ function walk(t: Topology, a: number, b: number, mode: number, flits: number, li
     y += by > y ? 1 : -1;
   }
   return sum;
+}
+
+/** Min-heap of core ids by (key[core], core). Returns the new size. */
+function less(key: Float64Array, a: number, b: number): boolean {
+  return key[a]! < key[b]! || (key[a] === key[b] && a < b);
+}
+function heapPush(heap: Int32Array, size: number, key: Float64Array, core: number): number {
+  let i = size;
+  heap[i] = core;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!less(key, heap[i]!, heap[parent]!)) break;
+    const t = heap[i]!;
+    heap[i] = heap[parent]!;
+    heap[parent] = t;
+    i = parent;
+  }
+  return size + 1;
+}
+function heapPop(heap: Int32Array, size: number, key: Float64Array): number {
+  const n = size - 1;
+  heap[0] = heap[n]!;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < n && less(key, heap[l]!, heap[m]!)) m = l;
+    if (r < n && less(key, heap[r]!, heap[m]!)) m = r;
+    if (m === i) break;
+    const t = heap[i]!;
+    heap[i] = heap[m]!;
+    heap[m] = t;
+    i = m;
+  }
+  return n;
 }
 
 /**
@@ -163,6 +202,11 @@ export class Weaver {
   private readonly linkWait: Float64Array;
   private readonly delay: Float64Array; // per core, ps
   private readonly calendar: Calendar;
+  private readonly shift: Float64Array; // per core: controller waits so far this epoch
+  private readonly blocks: Int32Array; // per core: first arrival index (cores + 1 entries)
+  private readonly cursor: Int32Array;
+  private readonly key: Float64Array;
+  private readonly heap: Int32Array;
 
   constructor(chip: ResolvedChip, v: Views) {
     this.chip = chip;
@@ -170,6 +214,11 @@ export class Weaver {
     this.linkWait = new Float64Array(chip.topo.links);
     this.delay = new Float64Array(chip.topo.cores);
     this.calendar = new Calendar(v);
+    this.shift = new Float64Array(chip.topo.cores);
+    this.blocks = new Int32Array(chip.topo.cores + 1);
+    this.cursor = new Int32Array(chip.topo.cores);
+    this.key = new Float64Array(chip.topo.cores);
+    this.heap = new Int32Array(chip.topo.cores);
   }
 
   private grow(n: number): void {
@@ -235,6 +284,7 @@ export class Weaver {
     let k = 0;
     const lw = this.linkWait;
     for (let core = 0; core < cores; core++) {
+      this.blocks[core] = k;
       const n = v.core[core * CORE_SLOTS + S.txnCount]!;
       for (let r = 0; r < n; r++) {
         const p = (core * cap * TXN_BYTES + r * TXN_BYTES) >>> 2;
@@ -262,23 +312,47 @@ export class Weaver {
       }
     }
 
-    // 3. controllers: book every arrival in time order
+    this.blocks[cores] = k;
+
+    // 3. controllers: book arrivals in the order they really reach the controllers. A core's
+    //    later requests were issued after its earlier ones completed, so they arrive later by
+    //    the waits those had: each core's arrivals are shifted by its waits so far, and a heap
+    //    over cores (key: next shifted arrival, then core id) picks the next one to book.
     const order = this.order.subarray(0, k);
     for (let i = 0; i < k; i++) order[i] = i;
     const arr = this.arrivals;
     const own = this.owners;
-    order.sort((a, b) => arr[a]! - arr[b]! || own[a]! - own[b]! || a - b);
+    const blocks = this.blocks;
+    for (let core = 0; core < cores; core++) {
+      const s0 = blocks[core]!;
+      const s1 = blocks[core + 1]!;
+      if (s1 - s0 > 1) order.subarray(s0, s1).sort((a, b) => arr[a]! - arr[b]! || a - b);
+    }
     const service = chip.serviceMemPs;
     const ctrl = v.ctrl;
     const cal = this.calendar;
+    const shift = this.shift;
+    shift.fill(0);
     for (let m = 0; m < chip.controllers; m++) {
       ctrl[m * CTRL_SLOTS + CTRL.epochRequests] = 0;
       // a lagging core may still arrive a few quanta in the past; older bookings are history
       cal.prune(m, startPs - 8 * quantumPs);
     }
-    for (let i = 0; i < k; i++) {
-      const idx = order[i]!;
-      const core = Math.floor(own[idx]! / 1048576);
+    const heap = this.heap;
+    const cursor = this.cursor;
+    const key = this.key;
+    let size = 0;
+    for (let core = 0; core < cores; core++) {
+      cursor[core] = blocks[core]!;
+      if (blocks[core]! < blocks[core + 1]!) {
+        key[core] = arr[order[blocks[core]!]!]!;
+        size = heapPush(heap, size, key, core);
+      }
+    }
+    while (size > 0) {
+      const core = heap[0]!;
+      size = heapPop(heap, size, key);
+      const idx = order[cursor[core]!]!;
       const r = own[idx]! - core * 1048576;
       const p = (core * cap * TXN_BYTES + r * TXN_BYTES) >>> 2;
       const m = v.txnU[p + 2]!;
@@ -287,7 +361,7 @@ export class Weaver {
       const weight = Math.max(1, meta >>> 24);
       const isWrite = v.txnU[p + 4]! >>> 16 > 1;
       const base = m * CTRL_SLOTS;
-      const a = arr[idx]!;
+      const a = arr[idx]! + shift[core]!;
       const start = cal.book(m, a, service);
       const wait = start - a;
       ctrl[base + CTRL.requests] += 1;
@@ -300,7 +374,13 @@ export class Weaver {
         if (q > ctrl[base + CTRL.queueMax]!) ctrl[base + CTRL.queueMax] = q;
         const d = wait / weight;
         delay[core] += d;
+        shift[core] += d;
         v.core[core * CORE_SLOTS + C.stallL1MissPs + cause] += d;
+      }
+      cursor[core]! += 1;
+      if (cursor[core]! < blocks[core + 1]!) {
+        key[core] = arr[order[cursor[core]!]!]! + shift[core]!;
+        size = heapPush(heap, size, key, core);
       }
     }
     for (let m = 0; m < chip.controllers; m++) ctrl[m * CTRL_SLOTS + CTRL.queueDepth] = Math.ceil(cal.bookedAfter(m, endPs) / service);
