@@ -221,7 +221,8 @@ test('a divisor changed mid-run lands in the shared link and replays to the same
   await lab.setSpeed(1e6);
   await lab.run();
   await expect.poll(async () => (await lab.simTime()).endsWith('ms') || (await lab.simTime()).includes('µs')).toBe(true);
-  await expect.poll(() => lab.epoch(), { timeout: 30_000 }).toBeGreaterThan(150);
+  // a few epochs in (epochs follow the cores: the default DRAM-bound run has about 50)
+  await expect.poll(() => lab.epoch(), { timeout: 30_000 }).toBeGreaterThan(5);
   await lab.id('island-divisor-0').selectOption('8');
   await expect(lab.id('timeline-event')).toHaveCount(1);
   await expect(lab.id('timeline-event').first()).toContainText('island 0');
