@@ -7,6 +7,15 @@ import { fileURLToPath } from 'node:url';
 export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
 export const SHOTS = join(ARTIFACTS, 'screenshots');
 
+export interface FrameStats {
+  fps: number;
+  p95FrameMs: number;
+  simNsPerS: number;
+  epochs: number;
+  /** Share of the window the frame pacer held the workers (null without pacing). */
+  heldShare: number | null;
+}
+
 export class LabPage {
   constructor(readonly page: Page) {}
 
@@ -101,6 +110,74 @@ export class LabPage {
     const path = join(SHOTS, `${name}.png`);
     if (target) await target.screenshot({ path });
     else await this.page.screenshot({ path });
+  }
+
+  /**
+   * Frames the way a user sees them: requestAnimationFrame timestamps over `ms`, with the
+   * run's simulated time and the frame pacer's numbers over the same window.
+   */
+  async measureFrames(ms: number): Promise<FrameStats> {
+    return this.page.evaluate((ms) => {
+      type Run = { simNs: number; epoch: number; pacing: { heldMs: number; sinceMs: number; frames: number } | null };
+      const g = globalThis as unknown as { __manycore?: { run?: Run }; requestAnimationFrame(cb: (now: number) => void): number };
+      const run = g.__manycore?.run;
+      return new Promise<FrameStats>((done) => {
+        const stamps: number[] = [];
+        let sim0 = 0;
+        let epoch0 = 0;
+        let pace0: Run['pacing'] = null;
+        const frame = (now: number) => {
+          if (stamps.length === 0) {
+            sim0 = run?.simNs ?? 0;
+            epoch0 = run?.epoch ?? 0;
+            pace0 = run?.pacing ?? null;
+          }
+          stamps.push(now);
+          if (now - stamps[0]! < ms) {
+            g.requestAnimationFrame(frame);
+            return;
+          }
+          const wall = now - stamps[0]!;
+          const gaps = stamps
+            .slice(1)
+            .map((s, i) => s - stamps[i]!)
+            .sort((a, b) => a - b);
+          const pace1 = run?.pacing ?? null;
+          done({
+            fps: Math.round(((stamps.length - 1) * 1000 * 10) / wall) / 10,
+            p95FrameMs: Math.round(gaps[Math.floor(0.95 * (gaps.length - 1))]! * 10) / 10,
+            simNsPerS: Math.round((((run?.simNs ?? 0) - sim0) * 1000) / wall),
+            epochs: (run?.epoch ?? 0) - epoch0,
+            heldShare: pace0 && pace1 ? Math.round((1000 * (pace1.heldMs - pace0.heldMs)) / (pace1.sinceMs - pace0.sinceMs)) / 1000 : null,
+          });
+        };
+        g.requestAnimationFrame(frame);
+      });
+    }, ms);
+  }
+
+  /** Hides the page as the lab sees it (document.hidden and a visibilitychange event), or shows it again. */
+  async setHidden(hidden: boolean): Promise<void> {
+    await this.page.evaluate((hidden) => {
+      const g = globalThis as unknown as { document: Record<string, unknown> & { dispatchEvent(e: unknown): void }; Event: new (type: string) => unknown };
+      const doc = g.document;
+      if (hidden) {
+        Object.defineProperty(doc, 'hidden', { configurable: true, get: () => true });
+        Object.defineProperty(doc, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      } else {
+        delete doc.hidden;
+        delete doc.visibilityState;
+      }
+      doc.dispatchEvent(new g.Event('visibilitychange'));
+    }, hidden);
+  }
+
+  /** The current run as the page exposes it for tests (window.__manycore.run). */
+  async runInfo(): Promise<{ status: string; simNs: number; epoch: number; pacing: { frames: number; heldMs: number } | null } | null> {
+    return this.page.evaluate(() => {
+      const r = (globalThis as unknown as { __manycore?: { run?: { status: string; simNs: number; epoch: number; pacing: { frames: number; heldMs: number } | null } } }).__manycore?.run;
+      return r ? { status: r.status, simNs: r.simNs, epoch: r.epoch, pacing: r.pacing ? { frames: r.pacing.frames, heldMs: r.pacing.heldMs } : null } : null;
+    });
   }
 
   /** Samples the page's frame rate `n` times, `everyMs` apart. */

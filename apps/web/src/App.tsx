@@ -22,6 +22,7 @@ import { draftOf, validateDraft, type Draft } from './lib/params';
 import { Compare, type Slot } from './pages/Compare';
 import { Gallery } from './pages/Gallery';
 import { frameLoop } from './sim/frame-loop';
+import { parsePacing } from './sim/frame-pacer';
 import { LiveRun, mergeTimeline } from './sim/live-run';
 import type { Window } from './sim/telemetry';
 
@@ -35,6 +36,9 @@ function initialCoresPerWorker(): number {
   const q = Number(new URLSearchParams(window.location.search).get('cpw'));
   return Number.isInteger(q) && q >= 1 && q <= 1024 ? q : 1;
 }
+
+/** Frame pacing of runs (sim/frame-pacer.ts); `?pace=off` or `?pace=<lead ms>,<max share>` for measuring. */
+const PACING = parsePacing(new URLSearchParams(window.location.search).get('pace'));
 
 function Fps() {
   const el = useRef<HTMLSpanElement>(null);
@@ -82,6 +86,27 @@ export function App() {
       }, 0),
     [],
   );
+  // for benchmarks and tests: the run's exact simulated time and the pacer's numbers (readable
+  // while no frame is drawn, e.g. in a hidden page)
+  useEffect(() => {
+    const m = (window.__manycore ??= { fps: 0, frames: 0, longFrames: 0, workMs: 0 });
+    m.run = run
+      ? {
+          get status() {
+            return run.status;
+          },
+          get simNs() {
+            return run.progress().simTimePs / 1000;
+          },
+          get epoch() {
+            return run.progress().epoch;
+          },
+          get pacing() {
+            return run.pacingStats();
+          },
+        }
+      : undefined;
+  }, [run]);
   const status = run?.status ?? 'ready';
 
   // the chip shown: the run's, else the draft's (the last valid one while the draft is invalid)
@@ -139,7 +164,7 @@ export function App() {
       setShared(null);
       let r: LiveRun;
       try {
-        r = new LiveRun(exp, { coresPerWorker: cpw, host, registry: REGISTRY, speedNsPerS: speed });
+        r = new LiveRun(exp, { coresPerWorker: cpw, host, registry: REGISTRY, speedNsPerS: speed, pacing: PACING });
       } catch (err) {
         setRunError(err instanceof Error ? err.message : String(err));
         return;

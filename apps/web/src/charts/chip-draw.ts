@@ -6,8 +6,8 @@
  */
 import { interpolateViridis, interpolateYlOrRd } from 'd3';
 import { DIR_E, DIR_N, DIR_S, DIR_W, type ResolvedChip } from '@manycore/engine';
-import { INK, MUTED, drawColorLegend } from './draw';
-import type { Painter } from './painter';
+import { INK, MUTED, drawColorLegendBar, drawColorLegendTicks } from './draw';
+import type { Painter, PathSink, Style } from './painter';
 
 export const TILE = 100;
 export const GAP = 46; // between tile columns (vertical link channel)
@@ -171,43 +171,146 @@ export interface ChipFrame {
 
 export const LINK_COLOR = (t: number) => interpolateYlOrRd(0.12 + 0.88 * t);
 export const IDLE_LINK = '#d5dae0';
+const LINK_LUT: string[] = Array.from({ length: 256 }, (_, i) => LINK_COLOR(i / 255));
+/** LINK_COLOR in 256 steps (as the viridis ramp): no colour string is built per link and frame. */
+export const linkColor = (t: number): string => LINK_LUT[Math.max(0, Math.min(255, Math.round(t * 255)))]!;
 
 function textOn(fill01: number): string {
   return fill01 < 0.6 ? '#ffffff' : '#10151a';
 }
 
+/**
+ * A rounded rectangle as a subpath, so that many of them fill or stroke in one call. It ends
+ * where it starts, in the middle of a straight edge, so it needs no closePath (which costs
+ * time in proportion to the path's length in Chromium's canvas, quadratic over a batch).
+ */
+function roundRectPath(c: PathSink, r: Rect, radius: number): void {
+  const { x, y, w, h } = r;
+  c.moveTo(x + w / 2, y);
+  c.arcTo(x + w, y, x + w, y + h, radius);
+  c.arcTo(x + w, y + h, x, y + h, radius);
+  c.arcTo(x, y + h, x, y, radius);
+  c.arcTo(x, y, x + w, y, radius);
+  c.lineTo(x + w / 2, y);
+}
+
+/** Appends `item` to the list of `key` (grouping shapes that share a style). */
+function group<T>(m: Map<string, T[]>, key: string, item: T): void {
+  const list = m.get(key);
+  if (list) list.push(item);
+  else m.set(key, [item]);
+}
+
+function mpbLevel(f: ChipFrame, tile: number): number {
+  return f.mpbValue ? Math.min(1, f.mpbValue(tile)) : 0;
+}
+
+function legendWidth(g: ChipGeometry): number {
+  return Math.min(300, (g.width - 2 * PAD_SIDE) / 2 - 30);
+}
+const LINK_LEGEND = 'Links: flits per µs (grey: idle)';
+
+/**
+ * The whole floorplan (what the SVG and PNG exports draw): the static layer, then the dynamic
+ * one. The canvas view caches the static layer as a bitmap while `chipStaticKey` stays the
+ * same and draws only the dynamic layer each frame. Shapes of the two layers do not overlap
+ * where the order would matter (links run in the channels between tiles and end short of
+ * the routers, island labels sit above the tiles), so the picture is the same either way.
+ */
 export function drawChip(p: Painter, g: ChipGeometry, f: ChipFrame): void {
-  // islands
+  drawChipStatic(p, g, f);
+  drawChipDynamic(p, g, f);
+}
+
+/** What the static layer depends on besides the geometry. */
+export function chipStaticKey(g: ChipGeometry, f: ChipFrame): string {
+  let mpb = '';
+  if (f.mpbValue) for (let t = 0; t < g.tiles.length; t++) if (mpbLevel(f, t) > 0) mpb += `${t},`;
+  const h = f.hover && (f.hover.kind === 'tile' || f.hover.kind === 'router') ? `${f.hover.kind}${f.hover.id}` : '';
+  return `${f.showLabels}|${f.coreTitle}|${h}|${mpb}`;
+}
+
+/** Island outlines, controller attachments, tiles with their MPBs (idle ones), routers, legend bars. */
+export function drawChipStatic(p: Painter, g: ChipGeometry, f: ChipFrame): void {
   for (const isl of g.islands) {
     p.rect(isl.rect.x, isl.rect.y, isl.rect.w, isl.rect.h, { stroke: '#8a94a3', lineWidth: 1.5, dash: [6, 4] }, 8);
   }
-  // links under routers
+  for (const mc of g.controllers) {
+    const r = g.routers[mc.tile]!;
+    const edgeX = mc.side === 'left' ? mc.rect.x + mc.rect.w : mc.rect.x;
+    p.line(edgeX, r.y, r.x, r.y, { stroke: '#4b5563', lineWidth: 4 });
+  }
+  for (let t = 0; t < g.tiles.length; t++) {
+    const r = g.tiles[t]!;
+    const hover = f.hover?.kind === 'tile' && f.hover.id === t;
+    p.rect(r.x, r.y, r.w, r.h, { fill: '#f7f8fa', stroke: hover ? '#000' : '#9aa4b1', lineWidth: hover ? 2.5 : 1.25 }, 6);
+    // router stub
+    const q = g.routers[t]!;
+    p.line(r.x + r.w - 4, r.y + r.h - 4, q.x, q.y, { stroke: '#6b7280', lineWidth: 2 });
+    if (mpbLevel(f, t) <= 0) drawMpb(p, g, f, t, 0);
+  }
+  for (let t = 0; t < g.routers.length; t++) {
+    const q = g.routers[t]!;
+    const hover = f.hover?.kind === 'router' && f.hover.id === t;
+    p.rect(q.x - ROUTER_R, q.y - ROUTER_R, ROUTER_R * 2, ROUTER_R * 2, { fill: '#4b5563', stroke: hover ? '#000' : '#1f2933', lineWidth: hover ? 2.5 : 1 }, 3);
+    if (f.showLabels) p.text(q.x, q.y + 0.5, 'R', { size: 11, color: '#ffffff', anchor: 'middle', baseline: 'middle', weight: 'bold' });
+  }
+  const lw = legendWidth(g);
+  drawColorLegendBar(p, PAD_SIDE, g.legendY + 14, lw, interpolateViridis, `Cores: ${f.coreTitle}`);
+  drawColorLegendBar(p, PAD_SIDE + lw + 60, g.legendY + 14, lw, LINK_COLOR, LINK_LEGEND);
+  p.text(PAD_SIDE, g.legendY + 58, 'Dashed outline: voltage island · dashed core: not running the workload · MC colour: controller busy share', { size: 12, color: MUTED });
+}
+
+function drawMpb(p: Painter, g: ChipGeometry, f: ChipFrame, t: number, mv: number): void {
+  const mpb = g.mpbs[t]!;
+  p.rect(mpb.x, mpb.y, mpb.w, mpb.h, { fill: '#e9edf2', stroke: '#9aa4b1', lineWidth: 1 }, 3);
+  if (mv > 0) p.rect(mpb.x, mpb.y, mpb.w * mv, mpb.h, { fill: '#7fa7c9' }, 3);
+  if (f.showLabels) p.text(mpb.x + mpb.w / 2, mpb.y + mpb.h / 2 + 0.5, 'MPB', { size: 11, color: '#3b4654', anchor: 'middle', baseline: 'middle' });
+}
+
+/** Links, controllers, island labels, busy MPBs, cores, legend ticks: everything the data moves. */
+export function drawChipDynamic(p: Painter, g: ChipGeometry, f: ChipFrame): void {
+  // links, one path per colour; then their direction ticks (at 70 % of the way)
+  const lines = new Map<string, ChipGeometry['links']>();
+  const ticks = new Map<string, ChipGeometry['links']>();
+  let hovered: ChipGeometry['links'][number] | null = null;
   for (const l of g.links) {
     const v = f.linkValue(l.id);
     const t = f.linkMax > 0 ? Math.min(1, v / f.linkMax) : 0;
     const hot = v > 0;
-    const hover = f.hover?.kind === 'link' && f.hover.id === l.id;
-    p.line(l.x1, l.y1, l.x2, l.y2, { stroke: hover ? '#000' : hot ? LINK_COLOR(t) : IDLE_LINK, lineWidth: hover ? 7 : 5.5 });
-    // direction tick at 70 % of the way
-    const mx = l.x1 + (l.x2 - l.x1) * 0.7;
-    const my = l.y1 + (l.y2 - l.y1) * 0.7;
-    const ang = Math.atan2(l.y2 - l.y1, l.x2 - l.x1);
-    const a = 5;
+    if (f.hover?.kind === 'link' && f.hover.id === l.id) hovered = l;
+    else group(lines, hot ? linkColor(t) : IDLE_LINK, l);
+    group(ticks, hot && t > 0.55 ? '#ffffff' : '#4b5563', l);
+  }
+  for (const [stroke, ls] of lines)
     p.path(
       (c) => {
-        c.moveTo(mx + Math.cos(ang) * a, my + Math.sin(ang) * a);
-        c.lineTo(mx + Math.cos(ang + 2.4) * a, my + Math.sin(ang + 2.4) * a);
-        c.lineTo(mx + Math.cos(ang - 2.4) * a, my + Math.sin(ang - 2.4) * a);
-        c.closePath();
+        for (const l of ls) {
+          c.moveTo(l.x1, l.y1);
+          c.lineTo(l.x2, l.y2);
+        }
       },
-      { fill: hot && t > 0.55 ? '#ffffff' : '#4b5563' },
+      { stroke, lineWidth: 5.5 },
     );
-  }
-  // controllers and their attachment
+  if (hovered) p.line(hovered.x1, hovered.y1, hovered.x2, hovered.y2, { stroke: '#000', lineWidth: 7 });
+  const a = 5;
+  for (const [fill, ls] of ticks)
+    p.path(
+      (c) => {
+        for (const l of ls) {
+          const mx = l.x1 + (l.x2 - l.x1) * 0.7;
+          const my = l.y1 + (l.y2 - l.y1) * 0.7;
+          const ang = Math.atan2(l.y2 - l.y1, l.x2 - l.x1);
+          c.moveTo(mx + Math.cos(ang) * a, my + Math.sin(ang) * a);
+          c.lineTo(mx + Math.cos(ang + 2.4) * a, my + Math.sin(ang + 2.4) * a);
+          c.lineTo(mx + Math.cos(ang - 2.4) * a, my + Math.sin(ang - 2.4) * a);
+          // a fill closes every subpath itself (no closePath: see roundRectPath)
+        }
+      },
+      { fill },
+    );
+  // controllers
   g.controllers.forEach((mc, m) => {
-    const r = g.routers[mc.tile]!;
-    const edgeX = mc.side === 'left' ? mc.rect.x + mc.rect.w : mc.rect.x;
-    p.line(edgeX, r.y, r.x, r.y, { stroke: '#4b5563', lineWidth: 4 });
     const u = Math.min(1, f.controllerUtil(m));
     const hover = f.hover?.kind === 'controller' && f.hover.id === m;
     p.rect(mc.rect.x, mc.rect.y, mc.rect.w, mc.rect.h, { fill: interpolateViridis(u), stroke: hover ? '#000' : '#374151', lineWidth: hover ? 3 : 1.5 }, 5);
@@ -221,45 +324,46 @@ export function drawChip(p: Painter, g: ChipGeometry, f: ChipFrame): void {
       p.rect(isl.rect.x + 4, isl.rect.y + 4, p.measure(label, 12.5) + 8, 18, { fill: '#ffffff' }, 3);
       p.text(isl.rect.x + 8, isl.rect.y + 13, label, { size: 12.5, color: INK, baseline: 'middle' });
     }
-  // tiles
-  for (let t = 0; t < g.tiles.length; t++) {
-    const r = g.tiles[t]!;
-    const hover = f.hover?.kind === 'tile' && f.hover.id === t;
-    p.rect(r.x, r.y, r.w, r.h, { fill: '#f7f8fa', stroke: hover ? '#000' : '#9aa4b1', lineWidth: hover ? 2.5 : 1.25 }, 6);
-    // router stub + router
-    const q = g.routers[t]!;
-    p.line(r.x + r.w - 4, r.y + r.h - 4, q.x, q.y, { stroke: '#6b7280', lineWidth: 2 });
-    const mpb = g.mpbs[t]!;
-    const mv = f.mpbValue ? Math.min(1, f.mpbValue(t)) : 0;
-    p.rect(mpb.x, mpb.y, mpb.w, mpb.h, { fill: '#e9edf2', stroke: '#9aa4b1', lineWidth: 1 }, 3);
-    if (mv > 0) p.rect(mpb.x, mpb.y, mpb.w * mv, mpb.h, { fill: '#7fa7c9' }, 3);
-    if (f.showLabels) p.text(mpb.x + mpb.w / 2, mpb.y + mpb.h / 2 + 0.5, 'MPB', { size: 11, color: '#3b4654', anchor: 'middle', baseline: 'middle' });
-  }
-  for (let t = 0; t < g.routers.length; t++) {
-    const q = g.routers[t]!;
-    const hover = f.hover?.kind === 'router' && f.hover.id === t;
-    p.rect(q.x - ROUTER_R, q.y - ROUTER_R, ROUTER_R * 2, ROUTER_R * 2, { fill: '#4b5563', stroke: hover ? '#000' : '#1f2933', lineWidth: hover ? 2.5 : 1 }, 3);
-    if (f.showLabels) p.text(q.x, q.y + 0.5, 'R', { size: 11, color: '#ffffff', anchor: 'middle', baseline: 'middle', weight: 'bold' });
-  }
-  // cores
+  // MPBs that hold data
+  if (f.mpbValue)
+    for (let t = 0; t < g.tiles.length; t++) {
+      const mv = mpbLevel(f, t);
+      if (mv > 0) drawMpb(p, g, f, t, mv);
+    }
+  // cores: fills grouped by colour, outlines by style (cores never overlap), then labels
+  const fills = new Map<string, Rect[]>();
+  const outlines = new Map<string, Rect[]>();
+  const levels = new Float64Array(g.cores.length);
   for (let c = 0; c < g.cores.length; c++) {
     const r = g.cores[c]!;
     const v = f.coreValue(c);
     const t = f.coreMax > 0 ? Math.max(0, Math.min(1, v / f.coreMax)) : 0;
+    levels[c] = t;
     const active = f.coreActive(c);
     const sel = f.selected === c;
     const hover = f.hover?.kind === 'core' && f.hover.id === c;
-    p.rect(r.x, r.y, r.w, r.h, {
-      fill: interpolateViridis(t),
-      stroke: sel ? '#D55E00' : hover ? '#000000' : active ? '#1f2933' : '#9aa4b1',
-      lineWidth: sel ? 4 : hover ? 3 : active ? 1.5 : 1,
-      ...(active ? {} : { dash: [3, 2] }),
-    }, 4);
-    if (f.showLabels) p.text(r.x + r.w / 2, r.y + r.h / 2 + 0.5, String(c), { size: Math.min(16, r.h * 0.42), color: textOn(t), anchor: 'middle', baseline: 'middle', weight: 'bold' });
+    group(fills, interpolateViridis(t), r);
+    group(outlines, sel ? 'sel' : hover ? 'hover' : active ? 'active' : 'idle', r);
   }
-  // legends
-  const lw = Math.min(300, (g.width - 2 * PAD_SIDE) / 2 - 30);
-  drawColorLegend(p, PAD_SIDE, g.legendY + 14, lw, interpolateViridis, f.coreMax, `Cores: ${f.coreTitle}`, f.coreFormat);
-  drawColorLegend(p, PAD_SIDE + lw + 60, g.legendY + 14, lw, LINK_COLOR, f.linkMax, 'Links: flits per µs (grey: idle)', (v) => (v >= 10 ? String(Math.round(v)) : v.toFixed(1)));
-  p.text(PAD_SIDE, g.legendY + 58, 'Dashed outline: voltage island · dashed core: not running the workload · MC colour: controller busy share', { size: 12, color: MUTED });
+  for (const [fill, rs] of fills) p.path((c) => rs.forEach((r) => roundRectPath(c, r, 4)), { fill });
+  for (const [kind, rs] of outlines) {
+    const style: Style =
+      kind === 'sel'
+        ? { stroke: '#D55E00', lineWidth: 4 }
+        : kind === 'hover'
+          ? { stroke: '#000000', lineWidth: 3 }
+          : kind === 'active'
+            ? { stroke: '#1f2933', lineWidth: 1.5 }
+            : { stroke: '#9aa4b1', lineWidth: 1, dash: [3, 2] };
+    p.path((c) => rs.forEach((r) => roundRectPath(c, r, 4)), style);
+  }
+  if (f.showLabels)
+    for (let c = 0; c < g.cores.length; c++) {
+      const r = g.cores[c]!;
+      p.text(r.x + r.w / 2, r.y + r.h / 2 + 0.5, String(c), { size: Math.min(16, r.h * 0.42), color: textOn(levels[c]!), anchor: 'middle', baseline: 'middle', weight: 'bold' });
+    }
+  // legend ticks
+  const lw = legendWidth(g);
+  drawColorLegendTicks(p, PAD_SIDE, g.legendY + 14, lw, f.coreMax, f.coreFormat);
+  drawColorLegendTicks(p, PAD_SIDE + lw + 60, g.legendY + 14, lw, f.linkMax, (v) => (v >= 10 ? String(Math.round(v)) : v.toFixed(1)));
 }

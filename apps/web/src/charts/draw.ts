@@ -190,10 +190,20 @@ export function drawStackedBars(p: Painter, o: BarsOptions): void {
 
 /** Horizontal colour legend: gradient bar, ticks, title. */
 export function drawColorLegend(p: Painter, x: number, y: number, w: number, interp: (t: number) => string, max: number, title: string, format: (v: number) => string, log = false): void {
+  drawColorLegendBar(p, x, y, w, interp, title);
+  drawColorLegendTicks(p, x, y, w, max, format, log);
+}
+
+/** The parts of a colour legend that do not depend on the data: the colour bar and the title. */
+export function drawColorLegendBar(p: Painter, x: number, y: number, w: number, interp: (t: number) => string, title: string): void {
   const steps = 48;
   for (let i = 0; i < steps; i++) p.rect(x + (i * w) / steps, y, w / steps + 0.6, 12, { fill: interp(i / (steps - 1)) });
   p.rect(x, y, w, 12, { stroke: MUTED, lineWidth: 0.75 });
   p.text(x, y - 6, title, { size: TICK, color: INK });
+}
+
+/** The tick labels under a colour legend (0, the middle, `max`). */
+export function drawColorLegendTicks(p: Painter, x: number, y: number, w: number, max: number, format: (v: number) => string, log = false): void {
   if (!(max > 0)) return;
   const ticks = log && max > 1 ? [0, Math.sqrt(max), max].map((v, i) => (i === 1 ? Math.round(v) : v)) : [0, max / 2, max];
   ticks.forEach((t, i) => {

@@ -1,11 +1,24 @@
 /**
  * A card holding one canvas view: sized to its container (device-pixel sharp), redrawn from
  * the frame loop only when `version()` changes, with SVG and PNG export of the same drawing.
+ * A canvas out of the viewport is redrawn at most every OFFSCREEN_MS while its data keeps
+ * changing (while a run goes every chart changes every frame, and each redraw costs the page
+ * a raster and a copy of all the canvas's pixels to the compositor, far more than the drawing
+ * commands), and at once when the data settles or the canvas scrolls into view.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { CanvasPainter, type Painter } from '../charts/painter';
 import { downloadBlob, downloadText, renderPng, renderSvg, safeName } from '../lib/download';
 import { frameLoop } from '../sim/frame-loop';
+
+/** Least time between redraws of a canvas outside the viewport while its data changes, ms. */
+export const OFFSCREEN_MS = 1000;
+
+export interface CanvasLayers {
+  key: string;
+  drawStatic(p: Painter): void;
+  drawDynamic(p: Painter): void;
+}
 
 export interface CanvasCardProps {
   id: string;
@@ -17,6 +30,12 @@ export interface CanvasCardProps {
   world?: { w: number; h: number };
   maxHeight?: number;
   draw: (p: Painter) => void;
+  /**
+   * Optional split of `draw` for the screen: a static layer kept as a bitmap while its key
+   * stays the same, and a dynamic layer drawn over it on every redraw. Together they must
+   * draw what `draw` draws (the exports use `draw`).
+   */
+  layers?: () => CanvasLayers;
   version: () => unknown;
   onPointer?: (x: number, y: number, kind: 'move' | 'click' | 'leave', ev: { clientX: number; clientY: number }) => void;
   toolbar?: ReactNode;
@@ -54,19 +73,63 @@ export function CanvasCard(props: CanvasCardProps) {
     c.style.height = `${cssH}px`;
     const ctx = c.getContext('2d', { alpha: false })!;
     let drawn: unknown = Symbol('never');
+    let drawnAt = -Infinity;
+    let seen: unknown = drawn;
+    let visible = true;
+    const io =
+      typeof IntersectionObserver === 'function'
+        ? new IntersectionObserver((entries) => (visible = entries[entries.length - 1]!.isIntersecting), { rootMargin: '64px' })
+        : null;
+    io?.observe(c);
     const s = world ? scale : 1;
     const pw = world ? world.w : cssW;
     const ph = world ? world.h : cssH;
-    return frameLoop.add(() => {
+    let cache: HTMLCanvasElement | null = null;
+    let cacheKey: string | null = null;
+    /** The static layer, repainted when its key changes. */
+    const paintStatic = (l: CanvasLayers): HTMLCanvasElement => {
+      if (cache && cacheKey === l.key) return cache;
+      if (!cache) {
+        cache = document.createElement('canvas');
+        cache.width = c.width;
+        cache.height = c.height;
+      }
+      const cc = cache.getContext('2d', { alpha: false })!;
+      cc.setTransform(dpr, 0, 0, dpr, 0, 0);
+      cc.fillStyle = '#ffffff';
+      cc.fillRect(0, 0, cssW, cssH);
+      cc.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
+      l.drawStatic(new CanvasPainter(cc, pw, ph));
+      cacheKey = l.key;
+      return cache;
+    };
+    const remove = frameLoop.add((now) => {
       const v = latest.current.version();
       if (v === drawn) return;
+      const settled = v === seen;
+      seen = v;
+      if (!visible && !settled && now - drawnAt < OFFSCREEN_MS) return;
       drawn = v;
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.fillStyle = '#ffffff';
-      ctx.fillRect(0, 0, cssW, cssH);
-      ctx.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
-      latest.current.draw(new CanvasPainter(ctx, pw, ph));
+      drawnAt = now;
+      const layers = latest.current.layers?.();
+      if (layers) {
+        const bg = paintStatic(layers);
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.drawImage(bg, 0, 0);
+        ctx.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
+        layers.drawDynamic(new CanvasPainter(ctx, pw, ph));
+      } else {
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        ctx.fillStyle = '#ffffff';
+        ctx.fillRect(0, 0, cssW, cssH);
+        ctx.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
+        latest.current.draw(new CanvasPainter(ctx, pw, ph));
+      }
     });
+    return () => {
+      remove();
+      io?.disconnect();
+    };
   }, [cssW, cssH, scale, world]);
 
   const exportSize = () => (world ? { w: world.w, h: world.h } : { w: Math.max(cssW, 480), h: cssH });

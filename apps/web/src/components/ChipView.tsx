@@ -4,7 +4,8 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, CTRL, DIR_NAMES, ISL, type ResolvedChip } from '@manycore/engine';
-import { chipGeometry, drawChip, hitTest, type Hit } from '../charts/chip-draw';
+import { chipGeometry, chipStaticKey, drawChip, drawChipDynamic, drawChipStatic, hitTest, type ChipFrame, type Hit } from '../charts/chip-draw';
+import type { Painter } from '../charts/painter';
 import { num, pct, watts } from '../lib/format';
 import { CORE_METRICS, linkMax, metricById, niceCeil } from '../sim/metrics';
 import type { Telemetry, Window } from '../sim/telemetry';
@@ -106,7 +107,7 @@ export function ChipView(props: ChipViewProps) {
     [metricId],
   );
 
-  const draw = (p: Parameters<typeof drawChip>[0]) => {
+  const frame = (): ChipFrame => {
     const { telemetry: t, window: w, chip, participants, selected } = latest.current;
     if (sticky.current.key !== latest.current.runKey) sticky.current = { link: 1, msg: 1, key: latest.current.runKey };
     let lmax = 1;
@@ -121,7 +122,7 @@ export function ChipView(props: ChipViewProps) {
         cmax = sticky.current.msg;
       }
     }
-    drawChip(p, geo, {
+    return {
       coreValue: (c) => (t ? metric.value(t, c, w) : 0),
       coreMax: cmax,
       coreActive: (c) => participants.has(c),
@@ -141,7 +142,13 @@ export function ChipView(props: ChipViewProps) {
       selected,
       hover: hover.current,
       showLabels,
-    });
+    };
+  };
+  // exports draw the whole chip; the screen keeps the static layer as a bitmap (CanvasCard)
+  const draw = (p: Painter) => drawChip(p, geo, frame());
+  const layers = () => {
+    const f = frame();
+    return { key: chipStaticKey(geo, f), drawStatic: (p: Painter) => drawChipStatic(p, geo, f), drawDynamic: (p: Painter) => drawChipDynamic(p, geo, f) };
   };
 
   const version = () => {
@@ -157,6 +164,7 @@ export function ChipView(props: ChipViewProps) {
       world={{ w: geo.width, h: geo.height }}
       maxHeight={760}
       draw={draw}
+      layers={layers}
       version={version}
       className="chip-card"
       toolbar={

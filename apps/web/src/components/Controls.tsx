@@ -1,11 +1,21 @@
 /**
  * Run controls and progress. Buttons re-render on status changes only; the progress bar,
- * simulated time and rate are written from the frame loop.
+ * simulated time and rate are written from the frame loop (the numbers at most TEXT_HZ times
+ * a second while a run goes: nobody reads faster, and every text change costs the page a
+ * layout and a paint).
  */
 import { useEffect, useRef } from 'react';
 import { simRate, simTime } from '../lib/format';
 import { frameLoop } from '../sim/frame-loop';
 import type { LiveRun, RunStatus } from '../sim/live-run';
+
+/** Writes `text` unless the element shows it already (a rewrite would cost a layout). */
+export function setText(el: HTMLElement | null, text: string): void {
+  if (el && el.textContent !== text) el.textContent = text;
+}
+
+/** How often running numbers are rewritten. */
+export const TEXT_HZ = 12;
 
 export const SPEEDS: { label: string; nsPerS: number }[] = [
   { label: 'as fast as possible', nsPerS: Infinity },
@@ -45,33 +55,34 @@ export function Controls(props: ControlsProps) {
   const latest = useRef(props);
   latest.current = props;
 
-  useEffect(
-    () =>
-      frameLoop.add(() => {
-        const run = latest.current.run;
-        if (!run || run.status === 'ready') {
-          if (time.current) time.current.textContent = simTime(0);
-          if (rate.current) rate.current.textContent = '–';
-          if (epoch.current) epoch.current.textContent = '0';
-          if (cores.current) cores.current.textContent = '–';
-          if (bar.current) bar.current.style.width = '0%';
-          return;
-        }
-        const p = run.progress();
-        const simNs = p.simTimePs / 1000;
-        const wall = run.results ? run.wallMs : p.wallMs;
-        const stopNs = run.experiment.stop.maxTimeNs;
-        let frac = p.participants > 0 ? p.finishedCores / p.participants : 0;
-        if (stopNs) frac = Math.max(frac, simNs / stopNs);
-        if (run.status === 'done' || run.status === 'stopped') frac = 1;
-        if (time.current) time.current.textContent = simTime(simNs, 4);
-        if (rate.current) rate.current.textContent = `${simRate(simNs, wall)} (${(wall / 1000).toFixed(1)} s wall)`;
-        if (epoch.current) epoch.current.textContent = String(p.epoch);
-        if (cores.current) cores.current.textContent = `${p.finishedCores} / ${p.participants}`;
-        if (bar.current) bar.current.style.width = `${Math.round(Math.min(1, frac) * 100)}%`;
-      }),
-    [],
-  );
+  useEffect(() => {
+    let last = -Infinity;
+    return frameLoop.add((now) => {
+      const run = latest.current.run;
+      if (run && run.status === 'running' && now - last < 1000 / TEXT_HZ) return;
+      last = now;
+      if (!run || run.status === 'ready') {
+        setText(time.current, simTime(0));
+        setText(rate.current, '–');
+        setText(epoch.current, '0');
+        setText(cores.current, '–');
+        if (bar.current) bar.current.style.width = '0%';
+        return;
+      }
+      const p = run.progress();
+      const simNs = p.simTimePs / 1000;
+      const wall = run.results ? run.wallMs : p.wallMs;
+      const stopNs = run.experiment.stop.maxTimeNs;
+      let frac = p.participants > 0 ? p.finishedCores / p.participants : 0;
+      if (stopNs) frac = Math.max(frac, simNs / stopNs);
+      if (run.status === 'done' || run.status === 'stopped') frac = 1;
+      setText(time.current, simTime(simNs, 4));
+      setText(rate.current, `${simRate(simNs, wall)} (${(wall / 1000).toFixed(1)} s wall)`);
+      setText(epoch.current, String(p.epoch));
+      setText(cores.current, `${p.finishedCores} / ${p.participants}`);
+      if (bar.current) bar.current.style.width = `${Math.round(Math.min(1, frac) * 100)}%`;
+    });
+  }, []);
 
   const { status, canRun } = props;
   const running = status === 'running';

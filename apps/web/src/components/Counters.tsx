@@ -1,9 +1,10 @@
-/** Headline counters of the running chip, written from the frame loop. */
+/** Headline counters of the running chip, written from the frame loop (TEXT_HZ while running). */
 import { useEffect, useRef } from 'react';
 import { C, CTRL } from '@manycore/engine';
 import { num, watts } from '../lib/format';
 import { frameLoop } from '../sim/frame-loop';
 import type { LiveRun } from '../sim/live-run';
+import { TEXT_HZ } from './Controls';
 
 const ITEMS = [
   { id: 'power', label: 'chip power' },
@@ -20,12 +21,15 @@ export function Counters({ run }: { run: LiveRun | null }) {
   useEffect(() => {
     let drawn = -2;
     let drawnRun: LiveRun | null = null;
-    return frameLoop.add(() => {
+    let drawnAt = -Infinity;
+    return frameLoop.add((now) => {
       const r = latest.current;
       const t = r && r.status !== 'ready' ? r.telemetry : null;
       const v = t ? t.version : -1;
       if (v === drawn && r === drawnRun) return;
+      if (r === drawnRun && r?.status === 'running' && now - drawnAt < 1000 / TEXT_HZ) return;
       drawn = v;
+      drawnAt = now;
       drawnRun = r;
       const set = (id: string, text: string) => {
         const el = refs.current[id];

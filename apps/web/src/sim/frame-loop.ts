@@ -3,11 +3,20 @@
  * their canvas imperatively when their data changed; React never re-renders per frame.
  * The loop also measures the frame rate (shown in the header and read by the e2e tests).
  */
+import type { PacerStats } from './frame-pacer';
+
 type FrameCallback = (now: number) => void;
 
 declare global {
   interface Window {
-    __manycore?: { fps: number; frames: number; longFrames: number; workMs: number };
+    __manycore?: {
+      fps: number;
+      frames: number;
+      longFrames: number;
+      workMs: number;
+      /** The lab's current run, for benchmarks and tests (set by App.tsx; read at any time). */
+      run?: { readonly status: string; readonly simNs: number; readonly epoch: number; readonly pacing: PacerStats | null };
+    };
   }
 }
 
@@ -41,7 +50,11 @@ class FrameLoop {
     this.stamps.push(now);
     while (this.stamps.length > 0 && now - this.stamps[0]! > 1000) this.stamps.shift();
     this.fps = this.stamps.length;
-    window.__manycore = { fps: this.fps, frames: this.frames, longFrames: this.longFrames, workMs: this.workMs };
+    const m = (window.__manycore ??= { fps: 0, frames: 0, longFrames: 0, workMs: 0 });
+    m.fps = this.fps;
+    m.frames = this.frames;
+    m.longFrames = this.longFrames;
+    m.workMs = this.workMs;
     const t0 = performance.now();
     for (const { cb } of [...this.callbacks]) {
       try {

@@ -6,6 +6,12 @@
  * Speed: the governor lets simulated time advance at most `speedNsPerS` per wall second by
  * pausing the workers at an epoch boundary when they are ahead and resuming them when the
  * wall clock catches up. Pausing never changes results (the run is deterministic).
+ *
+ * Frame pacing (frame-pacer.ts): while the page is visible and the run is going, the workers
+ * are also held for a moment around each animation frame so the main thread gets the CPU.
+ * The workers run only when nothing holds them: the user's pause, the governor and the pacer
+ * are separate reasons, combined here; the pacer never resumes a run the user paused. A
+ * hidden page (document.hidden) is not paced: it runs flat out.
  */
 import {
   CTL,
@@ -19,6 +25,8 @@ import {
   type TimelineEvent,
   type WorkloadRegistry,
 } from '@manycore/engine';
+import { browserPacerHost, DEFAULT_PACING, FramePacer, type PacerHost, type PacerOptions, type PacerStats } from './frame-pacer';
+import { frameLoop } from './frame-loop';
 import { Telemetry } from './telemetry';
 
 export type RunStatus = 'ready' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
@@ -29,6 +37,13 @@ export interface LiveRunOptions {
   registry: WorkloadRegistry;
   /** Simulated ns per wall second; Infinity runs flat out. */
   speedNsPerS?: number;
+  /** Frame pacing (default: DEFAULT_PACING); null turns it off. */
+  pacing?: PacerOptions | null;
+  /** Animation frames (default: the page's frame loop) and the pacer's clock and timers. */
+  frames?: { add(cb: (now: number) => void, order?: number): () => void };
+  pacerHost?: PacerHost;
+  /** Is the page hidden (default: document.hidden)? */
+  hidden?: () => boolean;
 }
 
 export interface PendingChange {
@@ -49,6 +64,9 @@ export function mergeTimeline(base: readonly TimelineEvent[], applied: readonly 
   return out.map((ev, i) => ({ ev, i })).sort((a, b) => a.ev.atNs - b.ev.atNs || a.i - b.i).map((x) => x.ev);
 }
 
+/** Status.Paused of the engine's control block (a const enum there). */
+const STATUS_PAUSED = 1;
+
 export class LiveRun {
   readonly experiment: Experiment;
   readonly sim: Simulation;
@@ -64,6 +82,11 @@ export class LiveRun {
   private readonly opts: LiveRunOptions;
   private speed: number;
   private governorPaused = false;
+  /** Last request sent to the workers while running: true = pause. */
+  private requestedPause = false;
+  private readonly pacer: FramePacer | null;
+  private unframe: (() => void) | null = null;
+  private readonly hidden: () => boolean;
   private budgetNs = 0;
   private lastTick = 0;
   private startedAt = 0;
@@ -78,6 +101,12 @@ export class LiveRun {
     this.experiment = this.sim.run.experiment;
     this.telemetry = new Telemetry(this.sim.run, this.sim.views);
     this.speed = opts.speedNsPerS ?? Infinity;
+    this.hidden = opts.hidden ?? (() => typeof document !== 'undefined' && document.hidden);
+    const pacing = opts.pacing === undefined ? DEFAULT_PACING : opts.pacing;
+    const ctl = this.sim.views.ctl;
+    this.pacer = pacing
+      ? new FramePacer(() => this.applyRequest(), opts.pacerHost ?? browserPacerHost(() => Atomics.load(ctl, CTL.status) === STATUS_PAUSED), pacing)
+      : null;
   }
 
   subscribe(fn: () => void): () => void {
@@ -105,12 +134,19 @@ export class LiveRun {
   start(paused = false): void {
     if (this.status !== 'ready') return;
     if (paused) this.sim.pause();
+    this.requestedPause = paused;
     this.host = this.opts.host();
     this.startedAt = performance.now();
     this.lastTick = this.startedAt;
     this.budgetNs = 0;
     this.set(paused ? 'paused' : 'running');
     this.timer = setInterval(() => this.tick(), 16);
+    if (this.pacer) {
+      const frames = this.opts.frames ?? frameLoop;
+      this.unframe = frames.add((now) => this.onFrame(now), -10);
+      if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.onVisibility);
+      this.syncPacer();
+    }
     this.sim.start(this.host).then(
       (r) => {
         if (this.disposed) return;
@@ -129,6 +165,7 @@ export class LiveRun {
   private finish(status: RunStatus): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopPacing();
     this.appliedCount = this.sim.appliedEvents().length;
     this.pending = [];
     this.telemetry.update(performance.now());
@@ -143,7 +180,9 @@ export class LiveRun {
   pause(): void {
     if (this.status !== 'running') return;
     this.sim.pause();
+    this.requestedPause = true;
     this.set('paused');
+    this.syncPacer();
   }
 
   resume(): void {
@@ -152,8 +191,9 @@ export class LiveRun {
     this.governorPaused = false;
     this.budgetNs = Math.max(this.budgetNs, this.telemetry.simNs);
     this.lastTick = performance.now();
-    this.sim.resume();
     this.set('running');
+    this.syncPacer();
+    this.applyRequest(true);
   }
 
   /** One epoch. From ready: starts paused after the first epoch. */
@@ -216,16 +256,51 @@ export class LiveRun {
       this.budgetNs = Math.min(this.budgetNs + (this.speed * dt) / 1000, simNow + this.speed * 0.25);
       if (!this.governorPaused && simNow >= this.budgetNs) {
         this.governorPaused = true;
-        this.sim.pause();
+        this.applyRequest();
       } else if (this.governorPaused && simNow < this.budgetNs) {
         this.governorPaused = false;
-        this.sim.resume();
+        this.applyRequest();
       }
     } else if (this.status === 'running' && this.governorPaused) {
       this.governorPaused = false;
-      this.sim.resume();
+      this.applyRequest();
     }
+    this.syncPacer();
     this.lastTick = now;
+  }
+
+  /**
+   * While running: the workers go when neither the governor nor the pacer holds them. Sends a
+   * request only when that changes (or when `force`d, after the user's resume).
+   */
+  private applyRequest(force = false): void {
+    if (this.status !== 'running' || this.disposed) return;
+    const pause = this.governorPaused || (this.pacer?.holding ?? false);
+    if (pause === this.requestedPause && !force) return;
+    this.requestedPause = pause;
+    if (pause) this.sim.pause();
+    else this.sim.resume();
+  }
+
+  /** The pacer runs while the run is going on a visible page. */
+  private syncPacer(): void {
+    this.pacer?.setActive(this.status === 'running' && !this.disposed && !this.hidden());
+  }
+  private onVisibility = (): void => this.syncPacer();
+  private onFrame(now: number): void {
+    this.syncPacer();
+    this.pacer?.frame(now);
+  }
+  private stopPacing(): void {
+    this.unframe?.();
+    this.unframe = null;
+    if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.onVisibility);
+    this.pacer?.dispose();
+  }
+
+  /** The pacer's numbers (null when pacing is off). */
+  pacingStats(): PacerStats | null {
+    return this.pacer ? this.pacer.stats() : null;
   }
 
   /** Stops the workers at once and forgets the run. */
@@ -234,6 +309,7 @@ export class LiveRun {
     this.disposed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopPacing();
     if (this.active) {
       this.sim.stop();
       this.host?.terminateAll?.();
