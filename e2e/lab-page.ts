@@ -70,6 +70,14 @@ export class LabPage {
   async setParam(name: string, value: string | number): Promise<void> {
     await this.id(`param-${name}`).fill(String(value));
   }
+  /** The text of an element, as a number (digits and dots only). */
+  async numberOf(testId: string): Promise<number> {
+    return Number(((await this.id(testId).textContent()) ?? '').replace(/[^\d.]/g, '') || 'NaN');
+  }
+  /** A workload parameter with a fixed set of values (a select). */
+  async selectParam(name: string, value: string): Promise<void> {
+    await this.id(`param-${name}`).selectOption(value);
+  }
 
   async waitForDigest(timeout = 120_000): Promise<string> {
     await expect(this.id('digest')).toBeVisible({ timeout });

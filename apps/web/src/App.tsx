@@ -15,6 +15,7 @@ import { Inspector } from './components/Inspector';
 import { IsolationPanel } from './components/IsolationPanel';
 import { ResultsPanel } from './components/ResultsPanel';
 import { WhatIf } from './components/WhatIf';
+import { WorkloadViews } from './views/WorkloadViews';
 import { GALLERY, type GuidedExperiment } from './gallery/entries';
 import { downloadText } from './lib/download';
 import { decodeLink, shareUrl } from './lib/link';
@@ -375,6 +376,7 @@ export function App() {
             ) : null}
             {chip ? <WhatIf chip={chip} run={run} timeline={timeline} editable={!run?.active} onTimeline={(tl) => setDraft((d) => ({ ...d, timeline: tl }))} /> : null}
             {run?.results ? <ResultsPanel results={run.results} wallMs={run.wallMs} /> : null}
+            {prepared && shareable ? <WorkloadViews experiment={shareable} prepared={prepared} run={run} results={run?.results ?? null} /> : null}
             {chip ? <LiveCharts telemetry={run && run.status !== 'ready' ? run.telemetry : null} chip={chip} participants={participants} markers={() => markersOf(timeline)} runKey={run} /> : null}
             <details className="card">
               <summary>Experiment JSON: run it from the command line too</summary>

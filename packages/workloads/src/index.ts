@@ -35,4 +35,7 @@ export { pipeline, dramHops, nbodyRing, concordance };
 export * from './placement';
 export { Rcce, rcceLayout, RCCE_CHUNK_BYTES } from './rcce/index';
 export { Mpi, mpbLayout, originalSectionBytes, type Channel, type MpbRegion } from './rckmpi/index';
+// byte layouts of the MPB halves, for views that decode them (the web lab's MPB view)
+export { RCCE_FLAG_OFFSET, FLAG_SENT, FLAG_READY, FLAG_VERSION, BARRIER_COUNT, BARRIER_GEN, RCCE_MAX_CORES } from './rcce/index';
+export { checksum as rckmpiChecksum, IMP_BASE, IMP_EXT, IMP_MASK, IMP_META, IMP_SLOT, IMP_SLOTS, IMP_WAKE, MPB_REGION, ORIG_META, ORIG_WAKE } from './rckmpi/index';
 export { guidedExperiments, type GuidedExperiment } from './guided';

@@ -52,16 +52,32 @@ function legendRow(p: Painter, items: { label: string; color: string; dash?: num
   return rows;
 }
 
-function axes(p: Painter, box: Box, x: ScaleLinear<number, number>, y: ScaleLinear<number, number>, xLabel: string, yLabel: string, yFormat = (v: number) => num(v)): void {
-  for (const t of y.ticks(5)) {
+/** Tick values an axis draws instead of its scale's own (log axes), and the x label format. */
+interface AxisTicks {
+  x?: number[];
+  y?: number[];
+  xFormat?: (v: number) => string;
+}
+
+function axes(
+  p: Painter,
+  box: Box,
+  x: ScaleLinear<number, number>,
+  y: ScaleLinear<number, number>,
+  xLabel: string,
+  yLabel: string,
+  yFormat = (v: number) => num(v),
+  ticks: AxisTicks = {},
+): void {
+  for (const t of ticks.y ?? y.ticks(5)) {
     const py = y(t);
     p.line(box.x, py, box.x + box.w, py, { stroke: GRID, lineWidth: 1 });
     p.text(box.x - 6, py, yFormat(t), { size: TICK, color: MUTED, anchor: 'end', baseline: 'middle' });
   }
-  for (const t of x.ticks(Math.max(2, Math.floor(box.w / 90)))) {
+  for (const t of ticks.x ?? x.ticks(Math.max(2, Math.floor(box.w / 90)))) {
     const px = x(t);
     p.line(px, box.y + box.h, px, box.y + box.h + 5, { stroke: MUTED, lineWidth: 1 });
-    p.text(px, box.y + box.h + 8, num(t), { size: TICK, color: MUTED, anchor: 'middle', baseline: 'top' });
+    p.text(px, box.y + box.h + 8, ticks.xFormat ? ticks.xFormat(t) : num(t), { size: TICK, color: MUTED, anchor: 'middle', baseline: 'top' });
   }
   p.line(box.x, box.y + box.h, box.x + box.w, box.y + box.h, { stroke: MUTED, lineWidth: 1 });
   p.line(box.x, box.y, box.x, box.y + box.h, { stroke: MUTED, lineWidth: 1 });
@@ -252,28 +268,83 @@ export interface XYGroup {
   points: [number, number][];
 }
 
+/**
+ * Tick values of a log axis over [lo, hi] (lo > 0): the powers of `base` inside it, thinned to
+ * at most `max`; on a base-10 axis that spans less than two decades, 2x and 5x as well.
+ */
+export function logTicks(lo: number, hi: number, base: number, max: number): number[] {
+  const lb = Math.log(base);
+  const out: number[] = [];
+  for (let k = Math.floor(Math.log(lo) / lb - 1e-9); k <= Math.ceil(Math.log(hi) / lb + 1e-9); k++) {
+    const v = Math.pow(base, k);
+    const extra = base === 10 ? [v, 2 * v, 5 * v] : [v];
+    for (const t of extra) if (t >= lo * (1 - 1e-9) && t <= hi * (1 + 1e-9)) out.push(t);
+  }
+  const powers = out.filter((t) => Math.abs(Math.log(t) / lb - Math.round(Math.log(t) / lb)) < 1e-9);
+  const pick = base === 10 && powers.length >= 3 ? powers : out;
+  const step = Math.max(1, Math.ceil(pick.length / Math.max(1, max)));
+  return pick.filter((_, i) => i % step === 0);
+}
+
+/** Options of drawXY; without them it behaves as it always did. */
+export interface XYOptions {
+  /** 'auto' (default: log 10 when the values span two decades), 'linear', or a log base (2 for sizes in bytes). */
+  xScale?: 'auto' | 'linear' | number;
+  /** Log y axis (base 10); ignored when a value is not positive. */
+  logY?: boolean;
+  xFormat?: (v: number) => string;
+  yFormat?: (v: number) => string;
+  /** Text shown when there are no points. */
+  empty?: string;
+}
+
 /** Workload results: one line with points per group; log x when the values span decades. */
-export function drawXY(p: Painter, groups: XYGroup[], xLabel: string, yLabel: string): void {
+export function drawXY(p: Painter, groups: XYGroup[], xLabel: string, yLabel: string, opts: XYOptions = {}): void {
   const all = groups.flatMap((g) => g.points);
   const legendH = groups.length > 1 ? 24 : 4;
   const box: Box = { x: 64, y: 10 + legendH, w: p.width - 64 - 14, h: p.height - 10 - legendH - 48 };
   if (all.length === 0) {
-    p.text(p.width / 2, p.height / 2, 'no rows', { size: 14, color: MUTED, anchor: 'middle' });
+    p.text(p.width / 2, p.height / 2, opts.empty ?? 'no rows', { size: 14, color: MUTED, anchor: 'middle' });
     return;
   }
   const xs = all.map((q) => q[0]);
   const ys = all.map((q) => q[1]);
   const xmin = Math.min(...xs);
   const xmax = Math.max(...xs);
-  const useLog = xmin > 0 && xmax / xmin >= 100;
-  const x = (useLog ? scaleLog().domain([xmin, xmax]) : scaleLinear().domain([Math.min(0, xmin), xmax === xmin ? xmax + 1 : xmax]))
-    .range([box.x + 8, box.x + box.w - 8])
-    .nice() as unknown as ScaleLinear<number, number>;
-  const y = scaleLinear()
-    .domain([Math.min(0, ...ys), Math.max(...ys) * 1.08 || 1])
-    .range([box.y + box.h, box.y])
-    .nice(5);
-  axes(p, box, x, y, xLabel, yLabel);
+  const ymin = Math.min(...ys);
+  const ymax = Math.max(...ys);
+  const mode = opts.xScale ?? 'auto';
+  const ticks: AxisTicks = opts.xFormat ? { xFormat: opts.xFormat } : {};
+  let x: ScaleLinear<number, number>;
+  if (typeof mode === 'number' && xmin > 0) {
+    const lo = xmin === xmax ? xmin / mode : xmin;
+    const hi = xmin === xmax ? xmax * mode : xmax;
+    x = scaleLog()
+      .base(mode)
+      .domain([lo, hi])
+      .range([box.x + 8, box.x + box.w - 8]) as unknown as ScaleLinear<number, number>;
+    ticks.x = logTicks(lo, hi, mode, Math.max(2, Math.floor(box.w / 56)));
+  } else {
+    const useLog = mode === 'auto' && xmin > 0 && xmax / xmin >= 100;
+    x = (useLog ? scaleLog().domain([xmin, xmax]) : scaleLinear().domain([Math.min(0, xmin), xmax === xmin ? xmax + 1 : xmax]))
+      .range([box.x + 8, box.x + box.w - 8])
+      .nice() as unknown as ScaleLinear<number, number>;
+  }
+  let y: ScaleLinear<number, number>;
+  if (opts.logY && ymin > 0) {
+    const ly = scaleLog()
+      .domain([ymin / 1.15, ymax * 1.15])
+      .range([box.y + box.h, box.y])
+      .nice();
+    const [lo, hi] = ly.domain() as [number, number];
+    y = ly as unknown as ScaleLinear<number, number>;
+    ticks.y = logTicks(lo, hi, 10, 6);
+  } else
+    y = scaleLinear()
+      .domain([Math.min(0, ...ys), Math.max(...ys) * 1.08 || 1])
+      .range([box.y + box.h, box.y])
+      .nice(5);
+  axes(p, box, x, y, xLabel, yLabel, opts.yFormat, ticks);
   if (groups.length > 1) legendRow(p, groups, box.x, 12, box.w);
   for (const g of groups) {
     const pts = [...g.points].sort((a, b) => a[0] - b[0]);
