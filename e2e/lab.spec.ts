@@ -308,6 +308,48 @@ test('the gallery loads and runs a guided experiment', async ({ page }) => {
   expect(png.body.subarray(1, 4).toString()).toBe('PNG');
 });
 
+test('pipeline views: the stage timeline has one row per stage with busy segments, live and from the spans', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.setWorkload('pipeline');
+  await lab.selectParam('mode', 'cached-shared');
+  await lab.setParam('stages', 4);
+  await lab.setParam('dataBytes', 262144);
+  await lab.setParam('chunkBytes', 65536);
+  await lab.setCoresPerWorker(4);
+  // before the run: the stages on the mesh (cores 0-3: 0 -> 1 on one tile, 1 -> 2 one hop, 2 -> 3 on one tile)
+  const mesh = lab.id('pipeline-mesh');
+  await expect(mesh).toHaveAttribute('data-transfers', '3');
+  await expect(mesh).toHaveAttribute('data-total-hops', '1');
+  const gantt = lab.id('pipeline-gantt');
+  await expect(gantt).toHaveAttribute('data-source', 'live');
+  await expect(gantt).toHaveAttribute('data-rows', '4');
+  await expect(gantt).toHaveAttribute('data-busy-segments', '0');
+  await lab.run();
+  // live: the rows fill from the stage cores' counters while the run goes
+  await expect.poll(async () => Number(await gantt.getAttribute('data-rows-with-busy')), { timeout: 60_000 }).toBeGreaterThan(0);
+  await lab.waitForDigest();
+  // from the chunk spans: 4 chunks of 64 KB, each worked on by each of the 4 stages
+  await expect(gantt).toHaveAttribute('data-source', 'spans');
+  await expect(gantt).toHaveAttribute('data-rows', '4');
+  await expect(gantt).toHaveAttribute('data-rows-with-busy', '4');
+  await expect(gantt).toHaveAttribute('data-busy-segments', '16');
+  await expect(lab.id('pipeline-queues')).toHaveAttribute('data-queues', '3');
+  await expect(lab.id('pipeline-throughput')).toHaveAttribute('data-chunks', '4');
+  expect(Number(await lab.id('pipeline-throughput').getAttribute('data-final-mbps'))).toBeGreaterThan(0);
+  await lab.shot('pipeline-timeline', lab.id('view-pipeline-timeline'));
+  await lab.shot('pipeline-mesh', lab.id('view-pipeline-mesh'));
+  await lab.shot('pipeline-queues', lab.id('view-pipeline-queues'));
+  await lab.shot('pipeline-throughput', lab.id('view-pipeline-throughput'));
+  // the live record is still there: every stage worked
+  await lab.id('pipeline-gantt-source').selectOption('live');
+  await expect(gantt).toHaveAttribute('data-source', 'live');
+  await expect(gantt).toHaveAttribute('data-rows-with-busy', '4');
+  await lab.shot('pipeline-timeline-live', lab.id('view-pipeline-timeline'));
+  const svg = await Promise.all([page.waitForEvent('download'), lab.id('export-svg-pipeline-timeline').click()]);
+  expect(svg[0].suggestedFilename()).toBe('pipeline-timeline.svg');
+});
+
 test('a 256-core mesh is usable', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.goto();

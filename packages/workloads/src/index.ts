@@ -32,6 +32,7 @@ export const workloads: WorkloadRegistry = {
 export { memtest, mpbPingpong, staleRead, l1Stream };
 export { mpiSweep, rccePair, rcceBcast, dvfsKernels, socketPingpong };
 export { pipeline, dramHops, nbodyRing, concordance };
+export { stageCores, stageHops, stageBuffers, type PipelineMode, type PipelineOrder, type PipelinePlacement } from './pipeline/plan';
 export * from './placement';
 export { Rcce, rcceLayout, RCCE_CHUNK_BYTES } from './rcce/index';
 export { Mpi, mpbLayout, originalSectionBytes, type Channel, type MpbRegion } from './rckmpi/index';

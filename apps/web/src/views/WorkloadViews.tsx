@@ -6,6 +6,7 @@
  */
 import type { Experiment, PreparedRun, Results } from '@manycore/engine';
 import type { LiveRun } from '../sim/live-run';
+import { PIPELINE_VIEWS } from './PipelineViews';
 import { MESSAGE_PASSING_VIEWS } from './message-passing';
 
 export interface WorkloadViewProps {
@@ -28,6 +29,7 @@ export interface WorkloadView {
 
 /** Registered views, in display order. Each family appends its entries here. */
 export const WORKLOAD_VIEWS: WorkloadView[] = [
+  ...PIPELINE_VIEWS, // pipeline: stage timeline, mesh transfers, queue occupancy, throughput
   ...MESSAGE_PASSING_VIEWS, // message passing: MPB layout (RCKMPI / RCCE), MPI latency, DVFS efficiency, power vs active cores
 ];
 
