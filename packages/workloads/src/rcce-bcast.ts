@@ -4,6 +4,8 @@
  * 8160 B chunk into its communication buffer once, sets the "sent" flag of every receiver
  * (one locked read-modify-write per receiver), and waits until every receiver has set its
  * "ready" flag; the receivers pull the chunk concurrently from the sender's MPB.
+ * algorithm 'linear' is RCCE_bcast as RCCE ships it (RCCE_bcast.c: "naive, linear"): the root
+ * calls RCCE_send to each receiver in turn, every receiver calls RCCE_recv.
  *
  * Rows {receivers, bytes, timeNs, busyRatio, senderBusyRatio, receiverBusyRatio, powerW}: timeNs
  * is the time of all rounds at the sender; busyRatio = busy / time summed over every
@@ -19,6 +21,7 @@ const Params = z.strictObject({
   receivers: z.number().int().min(1).max(47).default(8).describe('receivers (cores 1..N); the sender is core 0'),
   bytes: z.number().int().min(0).max(1 << 20).default(4096).describe('message size, bytes'),
   rounds: z.number().int().min(1).max(10_000).default(8).describe('broadcasts (timed), after one untimed'),
+  algorithm: z.enum(['pull', 'linear']).default('pull').describe("'pull': one copy in the root's MPB, receivers pull concurrently; 'linear': RCCE_bcast as shipped (a loop of RCCE_send from the root)"),
 });
 type P = z.infer<typeof Params>;
 
@@ -27,7 +30,7 @@ const BUF = 1 << 20;
 export const rcceBcast: WorkloadDef<P> = {
   name: 'rcce-bcast',
   title: 'RCCE broadcast: one sender, N receivers',
-  description: 'One core broadcasts through its MPB to 1..47 receivers that pull concurrently; watch the busy ratio rise, peak and fall.',
+  description: 'One core broadcasts through its MPB to 1..47 receivers (concurrent pull, or RCCE_bcast\'s linear loop of sends); watch the time grow and the busy ratio fall as receivers are added.',
   params: Params,
   participants: (p, chip) => {
     if (p.receivers + 1 > chip.topo.cores) throw new WorkloadParamError(`${p.receivers} receivers need ${p.receivers + 1} cores`);
@@ -40,12 +43,17 @@ export const rcceBcast: WorkloadDef<P> = {
     const buf = core.privateBase + BUF;
     if (core.id === root) yield* fillPattern(core, buf, p.bytes, 7);
     yield* touch(core, buf, p.bytes);
-    yield* rcce.bcast(buf, p.bytes, root, receivers); // warm-up
+    const bcast = function* () {
+      if (p.algorithm === 'pull') yield* rcce.bcast(buf, p.bytes, root, receivers);
+      else if (core.id === root) for (const r of receivers) yield* rcce.send(buf, p.bytes, r);
+      else yield* rcce.recv(buf, p.bytes, root);
+    };
+    yield* bcast(); // warm-up
     yield* core.barrier();
     const t0 = core.now;
     const meter = new ActivityMeter(core);
     for (let r = 0; r < p.rounds; r++) {
-      yield* rcce.bcast(buf, p.bytes, root, receivers);
+      yield* bcast();
       if (core.due()) yield DUE;
     }
     const timeNs = (core.now - t0) / 1000;
