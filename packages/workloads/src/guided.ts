@@ -213,7 +213,7 @@ export const guidedExperiments: GuidedExperiment[] = [
     title: '48 stages: snake order vs id order',
     source: 'scc.md 7',
     whatToLookFor:
-      'In id order stage 11 hands over to stage 12 across the whole mesh (6 hops), likewise 23-24 and 35-36; in snake order every neighbour is on the same tile or one hop away. With 256 KB chunks snake order is a little faster in every mode (about 0.5-1 %). The scc.md observation that the gain is largest for cached shared memory does not come out here: uncached mode pays the hops on four 8 B transactions per line and gains most.',
+      'In id order stage 11 hands over to stage 12 across the whole mesh (6 hops), likewise 23-24 and 35-36; in snake order every neighbour is on the same tile or one hop away. With 256 KB chunks snake order is a little faster in every mode (about 0.5-1 %). The scc.md observation that the gain is largest for cached shared memory does not come out here: uncached mode pays the hops on four 8 B transactions per line and gains most. With several chunks in flight (dataBytes 2 MB) snake order is slower in the shared modes: the wave of active stages stays on one controller for 12 stages, where id order changes controller every 6 (watch the controller queue chart).',
     experiments: (['private', 'uncached-shared', 'cached-shared'] as const).flatMap((mode) =>
       (['id', 'snake'] as const).map((order) => exp('pipeline', { mode, order, stages: 48, dataBytes: 262144, chunkBytes: 262144 })),
     ),

@@ -29,6 +29,12 @@
  *
  * Placement: stage order id or snake (stageCores); shared buffers on the controller nearest
  * each stage's core, or one after another from the start of the shared window (stageBuffers).
+ * With several chunks in flight the active stages form a wave of consecutive stages, and the
+ * order decides which controllers it loads: snake order puts 12 consecutive stages on
+ * controller 1 (and on 3), whose flushes, writes and (nearest placement) buffers then share
+ * one controller, where id order changes controller every 6 stages. At 48 stages, D = 2 MB,
+ * C = 256 KB that makes snake order ~10 % slower in both shared modes (controller queueing,
+ * not mesh links; it disappears with unlimited controller bandwidth).
  * Per-chunk work: workCyclesPerByte core cycles per byte on top of the loads and stores.
  *
  * Rows (one per run): {mode, order, stages, dataBytes, chunkBytes, timeNs, flushesPerCore,
