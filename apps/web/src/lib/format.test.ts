@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { delta, joules, num, simRate, simTime, timeUnit, watts } from './format';
+import { bytes, delta, joules, num, simRate, simTime, timeUnit, watts } from './format';
 
 describe('format', () => {
   it('formats numbers with 3 significant digits', () => {
@@ -9,6 +9,9 @@ describe('format', () => {
     expect(num(0.5)).toBe('0.5');
     expect(num(2_500_000)).toBe('2.5M');
     expect(num(NaN)).toBe('–');
+  });
+  it('formats byte counts in whole KB and MB when exact', () => {
+    expect([1, 512, 1024, 65536, 1 << 20, 1536].map(bytes)).toEqual(['1 B', '512 B', '1 KB', '64 KB', '1 MB', '1536 B']);
   });
   it('formats simulated time and picks axis units', () => {
     expect(simTime(500)).toBe('500 ns');

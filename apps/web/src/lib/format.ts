@@ -24,6 +24,13 @@ function trim(s: string): string {
   return s.includes('.') && !s.includes('e') ? s.replace(/\.?0+$/, '') : s;
 }
 
+/** Byte counts as 1 B, 512 B, 4 KB, 1 MB (whole KB and MB when exact). */
+export function bytes(b: number): string {
+  if (b >= 1 << 20 && b % (1 << 20) === 0) return `${b / (1 << 20)} MB`;
+  if (b >= 1024 && b % 1024 === 0) return `${b / 1024} KB`;
+  return `${num(b)} B`;
+}
+
 /** Simulated time from ns, in the largest unit that keeps the number >= 1. */
 export function simTime(ns: number, digits = 3): string {
   const a = Math.abs(ns);

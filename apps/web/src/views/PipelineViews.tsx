@@ -10,7 +10,7 @@ import { C, CORE_SLOTS, CORE_STATE_NAMES, type PreparedRun, type ResolvedChip } 
 import { stageBuffers, stageCores, type PipelineMode, type PipelineOrder, type PipelinePlacement } from '@manycore/workloads';
 import { CATEGORY, drawLineChart, type LineSeries } from '../charts/draw';
 import { CanvasCard } from '../components/CanvasCard';
-import { num, pct, simTime } from '../lib/format';
+import { bytes, num, pct, simTime } from '../lib/format';
 import { frameLoop } from '../sim/frame-loop';
 import { linkMax } from '../sim/metrics';
 import type { Telemetry } from '../sim/telemetry';
@@ -50,12 +50,6 @@ function planOf(prepared: PreparedRun): Plan {
   const cores = stageCores(chip, p.stages, p.order);
   const buffers = p.mode === 'private' ? [] : stageBuffers(chip, cores, p.chunkBytes, p.placement).map((b) => b.controller);
   return { chip, mode: p.mode, cores, buffers, transfers: transfers(chip, cores), chunkBytes: p.chunkBytes, tokenBytes: p.tokenBytes, dataBytes: p.dataBytes };
-}
-
-function bytes(b: number): string {
-  if (b >= 1 << 20 && b % (1 << 20) === 0) return `${b / (1 << 20)} MB`;
-  if (b >= 1024 && b % 1024 === 0) return `${b / 1024} KB`;
-  return `${num(b)} B`;
 }
 
 function usePlan(prepared: PreparedRun): Plan {
@@ -356,8 +350,7 @@ export function PipelineQueues(props: WorkloadViewProps) {
     else {
       // many stages: the sum over all queues
       const ev: [number, number][] = [];
-      for (let i = 0; i + 1 < st.length; i++) {
-        const q = queueOccupancy(st[i]!.spans, done.offsets[i]!, st[i + 1]!.spans, done.offsets[i + 1]!, kind);
+      for (const { q } of qs) {
         for (let j = 0; j < q.xs.length; j++) {
           const prev = j > 0 ? q.ys[j - 1]! : 0;
           if (q.ys[j] !== prev) ev.push([q.xs[j]!, q.ys[j]! - prev]);

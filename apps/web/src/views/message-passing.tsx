@@ -9,8 +9,8 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Results } from '@manycore/engine';
 import { CATEGORY, drawXY, type XYOptions } from '../charts/draw';
 import { CanvasCard } from '../components/CanvasCard';
-import { num, simTime } from '../lib/format';
-import { bytesLabel, dvfsSeries, POWER_Y, powerSeries, SWEEP_Y, sweepSeries, type RunRecord, type Series } from './mp-series';
+import { bytes, num, simTime } from '../lib/format';
+import { dvfsSeries, POWER_Y, powerSeries, SWEEP_Y, sweepSeries, type RunRecord, type Series } from './mp-series';
 import { addRun, clearRuns, useRunHistory } from './run-history';
 import { MPB_VIEW_WORKLOADS } from './mpb-decode';
 import { MpbView } from './MpbView';
@@ -103,7 +103,7 @@ export function MpiLatencyView({ results }: WorkloadViewProps) {
       yLabel={{ latencyNs: 'latency per operation', sectionReads: 'section reads per rank per run', packets: 'packets per rank per run' }}
       yFormat={{ latencyNs: ns }}
       xLabel="message size (log2)"
-      opts={(y) => ({ xScale: 2, logY: y === 'latencyNs', xFormat: bytesLabel })}
+      opts={(y) => ({ xScale: 2, logY: y === 'latencyNs', xFormat: bytes })}
       series={sweepSeries}
       hint="one line per op, channel and process count; run the other channel to compare"
     />

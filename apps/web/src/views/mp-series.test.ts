@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { logTicks } from '../charts/draw';
-import { activeCores, bytesLabel, dvfsSeries, powerSeries, sweepSeries, type RunRecord } from './mp-series';
+import { activeCores, dvfsSeries, powerSeries, sweepSeries, type RunRecord } from './mp-series';
 
 const rec = (digest: string, workload: string, params: Record<string, unknown>, rows: Record<string, unknown>[], avgPowerW = 30): RunRecord => ({ digest, workload, params, rows, avgPowerW });
 
@@ -74,8 +74,5 @@ describe('axis helpers', () => {
   it('log10 ticks: powers over several decades, 2x and 5x over fewer', () => {
     expect(logTicks(1000, 1e6, 10, 6)).toEqual([1000, 10000, 100000, 1e6]);
     expect(logTicks(1000, 10000, 10, 6)).toEqual([1000, 2000, 5000, 10000]);
-  });
-  it('byte labels', () => {
-    expect([1, 512, 1024, 65536, 1 << 20, 1536].map(bytesLabel)).toEqual(['1 B', '512 B', '1 KB', '64 KB', '1 MB', '1536 B']);
   });
 });

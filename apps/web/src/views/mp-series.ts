@@ -93,10 +93,3 @@ export function powerSeries(records: readonly RunRecord[], y: PowerY, current: s
     add(`${String(r.benchmark ?? rec.params.benchmark)}, ${String(hops)} ${hops === 1 ? 'hop' : 'hops'}`, activeCores(rec.params, rec.rows), w);
   });
 }
-
-/** Message sizes as 1 B, 512 B, 4 KB, 1 MB. */
-export function bytesLabel(v: number): string {
-  if (v >= 1 << 20 && v % (1 << 20) === 0) return `${v / (1 << 20)} MB`;
-  if (v >= 1024 && v % 1024 === 0) return `${v / 1024} KB`;
-  return `${v} B`;
-}

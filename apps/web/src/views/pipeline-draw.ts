@@ -3,7 +3,7 @@
  * the stage timeline (Gantt) and the stages on the mesh with their transfers.
  */
 import { scaleLinear } from 'd3';
-import type { ResolvedChip } from '@manycore/engine';
+import { coreTile, tileAt, tileX, tileY, type ResolvedChip } from '@manycore/engine';
 import { GRID, INK, MUTED, TICK, drawColorLegendBar, drawColorLegendTicks } from '../charts/draw';
 import { IDLE_LINK, LINK_COLOR, linkColor } from '../charts/chip-draw';
 import type { Painter } from '../charts/painter';
@@ -174,22 +174,21 @@ export interface MeshFrame {
 }
 
 function routePoints(g: MeshGeometry, chip: ResolvedChip, t: Transfer): [number, number][] {
-  const W = chip.topo.width;
-  const K = chip.topo.coresPerTile;
+  const topo = chip.topo;
   const a = g.core(t.fromCore);
   const b = g.core(t.toCore);
   const pa: [number, number] = [a.x + a.w / 2, a.y + a.h];
   const pb: [number, number] = [b.x + b.w / 2, b.y + b.h];
-  const ta = Math.floor(t.fromCore / K);
-  const tb = Math.floor(t.toCore / K);
+  const ta = coreTile(topo, t.fromCore);
+  const tb = coreTile(topo, t.toCore);
   if (ta === tb) return [[a.x + a.w / 2, a.y], [(a.x + b.x + b.w) / 2, Math.min(a.y, b.y) - 14], [b.x + b.w / 2, b.y]];
   // X then Y between the routers, each direction offset to its side of the channel
-  const ax = ta % W;
-  const ay = Math.floor(ta / W);
-  const bx = tb % W;
-  const by = Math.floor(tb / W);
+  const ax = tileX(topo, ta);
+  const ay = tileY(topo, ta);
+  const bx = tileX(topo, tb);
+  const by = tileY(topo, tb);
   const ra = g.router(ta);
-  const corner = g.router(ay * W + bx);
+  const corner = g.router(tileAt(topo, bx, ay));
   const rb = g.router(tb);
   const dy = bx > ax ? -4 : 4;
   const dx = by > ay ? 4 : -4;
