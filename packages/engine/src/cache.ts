@@ -3,13 +3,16 @@
  *
  * Contract: keys are core-address line numbers (addr >>> 5); a slot is set * ways + way.
  * lookup() returns the slot or -1 and updates LRU on a hit; victim() picks the slot to fill
- * (an invalid way first, else least recently used); fill() installs a line's 32 bytes.
+ * (an invalid way first, else least recently used); fill() installs a line's 32 bytes (from a word view).
  * Units: bytes, slots. Invariants: a key appears at most once in a set; flags bit 0 = dirty,
  * bit 1 = MPBT line. State lives in the shared buffer so the lab can show occupancy; only
  * the owning core's thread writes it. lookup/touch are called on every cached access:
  * no allocation, typed arrays only.
  */
+import { copyLine } from './line-copy';
 import { LINE_BYTES, LINE_SHIFT } from './vocabulary';
+
+const LINE_WORDS = LINE_BYTES / 4;
 
 export const FLAG_DIRTY = 1;
 export const FLAG_MPBT = 2;
@@ -22,6 +25,8 @@ export class Cache {
   readonly lru: Uint32Array;
   readonly flags: Uint8Array;
   readonly data: Uint8Array;
+  /** The same data as 32-bit words (line copies). */
+  readonly data32: Int32Array;
   readonly dv: DataView;
   private readonly setMask: number;
   private stamp = 1;
@@ -39,6 +44,7 @@ export class Cache {
     this.flags = new Uint8Array(buffer, byteOffset + n * 8, n);
     const dataOff = Math.ceil((byteOffset + n * 9) / 8) * 8;
     this.data = new Uint8Array(buffer, dataOff, n * LINE_BYTES);
+    this.data32 = new Int32Array(buffer, dataOff, (n * LINE_BYTES) >>> 2);
     this.dv = new DataView(buffer as ArrayBuffer, dataOff, n * LINE_BYTES);
     let maxStamp = 0;
     for (let i = 0; i < n; i++) if (this.lru[i]! > maxStamp) maxStamp = this.lru[i]!;
@@ -87,13 +93,13 @@ export class Cache {
     return best;
   }
 
-  /** Installs key in slot with the 32 bytes at src[srcOff..]. */
-  fill(slot: number, key: number, src: Uint8Array, srcOff: number, flags: number): void {
+  /** Installs key in slot with the 32 bytes at word srcWord of src. Called on every fill. */
+  fill(slot: number, key: number, src: Int32Array, srcWord: number, flags: number): void {
     if (this.tags[slot] === -1) this.valid++;
     this.tags[slot] = key;
     this.flags[slot] = flags;
     this.lru[slot] = this.stamp++;
-    this.data.set(src.subarray(srcOff, srcOff + LINE_BYTES), slot * LINE_BYTES);
+    copyLine(this.data32, slot * LINE_WORDS, src, srcWord);
   }
 
   invalidate(slot: number): void {

@@ -45,8 +45,10 @@ export class Committer {
   private refs = new Float64Array(1024);
   private times = new Float64Array(1024);
   private order = new Uint32Array(1024);
-  private readonly line = new Uint8Array(32);
+  private readonly line32 = new Int32Array(8);
+  private readonly line = new Uint8Array(this.line32.buffer);
   private readonly lineBytes: Uint8Array;
+  private readonly stateI32: Int32Array;
   /** Set by the committer when the run fails; read by the host. */
   error: string | null = null;
 
@@ -59,6 +61,7 @@ export class Committer {
     this.participant = new Uint8Array(chip.topo.cores);
     for (const c of settings.participants) this.participant[c] = 1;
     this.lineBytes = new Uint8Array(v.state);
+    this.stateI32 = new Int32Array(v.state, 0, v.state.byteLength >>> 2);
   }
 
   /** Initialises the shared state before any worker starts (driver only). */
@@ -258,7 +261,7 @@ export class Committer {
         this.wake(core, t + c[b + S.waitReadPs]!);
       } else {
         try {
-          writeCommittedLine(v, lineId, mask, this.lineBytes, wlogBase + at + 32);
+          writeCommittedLine(v, lineId, mask, this.lineBytes, wlogBase + at + 32, this.stateI32);
         } catch (err) {
           this.error = (err as Error).message;
           v.ctl[CTL.status] = Status.Error;
@@ -276,7 +279,7 @@ export class Committer {
           this.wake(w, tb + c[b + S.waitReadPs]!);
           continue;
         }
-        readCommittedLine(v, lineId, this.line, 0);
+        readCommittedLine(v, lineId, this.line32, 0);
         const val = valueAt(this.line, c[b + S.waitOffset]!, c[b + S.waitSize]!);
         const ok = compare(c[b + S.waitOp]!, val, c[b + S.waitValue]!);
         if (ok) {

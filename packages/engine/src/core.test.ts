@@ -67,6 +67,33 @@ describe('non-coherent caches', () => {
     expect(seen).toEqual([0, 0, 99]);
   });
 
+  it('CL1INVMB drops every MPBT line, also after more MPBT fills than L1 has slots', () => {
+    const misses: number[] = [];
+    runProgram({
+      cores: [0],
+      *program(core) {
+        const slots = core.l1.slots;
+        // 1.5 x the L1's slots of MPB lines, from several tiles' MPBs
+        const lines = Math.ceil((slots * 3) / 2);
+        const mpbLine = (i: number) => core.mpbAddr(Math.floor(i / 512), (i % 512) * 32);
+        for (let i = 0; i < lines; i++) core.load32(mpbLine(i));
+        if (core.due()) yield DUE;
+        core.invalidateMpbt();
+        const before = core.counter('l1Misses');
+        for (let i = lines - 64; i < lines; i++) core.load32(mpbLine(i)); // the most recent fills
+        misses.push(core.counter('l1Misses') - before);
+        core.invalidateMpbt();
+        const mid = core.counter('l1Misses');
+        core.load32(mpbLine(lines - 1)); // a single fill since the last CL1INVMB
+        core.invalidateMpbt();
+        core.load32(mpbLine(lines - 1));
+        misses.push(core.counter('l1Misses') - mid);
+        yield DUE;
+      },
+    });
+    expect(misses).toEqual([64, 2]);
+  });
+
   it('the write-combine buffer merges stores to one line into one memory write', () => {
     const r = runProgram({
       cores: [0],

@@ -23,6 +23,7 @@
 import { Cache, FLAG_DIRTY, FLAG_MPBT } from './cache';
 import { MPB_STRIDE, type ResolvedChip } from './chip';
 import { CORE_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, WLOG_BYTES, WLOG_TAS, WLOG_WRITE, type Views } from './layout';
+import { copyLine } from './line-copy';
 import { readCommittedLine, valueAt } from './memory';
 import { Overlay } from './overlay';
 import { makeRng, type Rng } from './rng';
@@ -104,16 +105,24 @@ export class Core {
   private readonly l1HitCycles: number;
   private readonly l2HitCycles: number;
   private readonly ovl: Overlay;
+  /** L1 slots filled with MPBT lines since the last CL1INVMB (may repeat; checked on use). */
+  private readonly mpbtSlots: Int32Array;
+  private mpbtCount = 0;
+  private mpbtOverflow = false;
   private readonly mshr: Float64Array;
   private readonly mshrCause: Int32Array;
-  private readonly scratch = new Uint8Array(LINE_BYTES);
-  private readonly bulk = new Uint8Array(LINE_BYTES);
+  // line buffers, each with a word view for copyLine
+  private readonly scratch32 = new Int32Array(LINE_BYTES / 4);
+  private readonly scratch = new Uint8Array(this.scratch32.buffer);
+  private readonly bulk32 = new Int32Array(LINE_BYTES / 4);
+  private readonly bulk = new Uint8Array(this.bulk32.buffer);
   private readonly fillBuf = new Uint8Array(LINE_BYTES);
   // write-combine buffer (one line)
   private readonly wcbEnabled: boolean;
   private wcbKey = -1;
   private wcbMask = 0;
-  private readonly wcbData = new Uint8Array(LINE_BYTES);
+  private readonly wcb32 = new Int32Array(LINE_BYTES / 4);
+  private readonly wcbData = new Uint8Array(this.wcb32.buffer);
   // logs
   private readonly logBase: number;
   private readonly logCap: number;
@@ -164,6 +173,9 @@ export class Core {
     this.l2Alloc = chip.l2?.allocateOnWrite ?? false;
     this.l2HitCycles = chip.l2?.hitCycles ?? 0;
     this.ovl = new Overlay(L.wlogCap);
+    this.mpbtSlots = new Int32Array(this.l1.slots);
+    // MPBT lines already in L1 (state in the shared buffer): the next CL1INVMB scans every slot
+    for (let s = 0; s < this.l1.slots; s++) if (this.l1.flags[s]! & FLAG_MPBT) this.mpbtOverflow = true;
     this.mshr = new Float64Array(chip.missesInFlight);
     this.mshrCause = new Int32Array(chip.missesInFlight);
     this.wcbEnabled = chip.wcbBytes > 0;
@@ -329,11 +341,11 @@ export class Core {
 
   // ---------------------------------------------------------------- memory side
 
-  /** Copies the line as this core sees it (committed + own writes) into dst. */
-  private readMemLine(lineId: number, dst: Uint8Array, dstOff: number): void {
+  /** Copies the line as this core sees it (committed + own writes) into dst at word dstWord. */
+  private readMemLine(lineId: number, dst: Int32Array, dstWord: number): void {
     const o = this.ovl.find(lineId);
-    if (o >= 0) dst.set(this.ovl.data.subarray(o, o + LINE_BYTES), dstOff);
-    else readCommittedLine(this.v, lineId, dst, dstOff);
+    if (o >= 0) copyLine(dst, dstWord, this.ovl.data32, o >>> 2);
+    else readCommittedLine(this.v, lineId, dst, dstWord);
   }
 
   /** Records a memory transaction for the weave phase; coalesces streams to one record. */
@@ -368,8 +380,11 @@ export class Core {
     this.c[this.cb + C.flits] += (flits >>> 16) + (flits & 0xffff);
   }
 
-  /** Appends a buffered write (visible at visiblePs) and updates the overlay. */
-  private logWrite(lineId: number, mask: number, src: Uint8Array, srcOff: number, visiblePs: number): void {
+  /**
+   * Appends a buffered write (visible at visiblePs) and updates the overlay. src holds the
+   * line image at srcOff (a multiple of 32; src32 is its word view).
+   */
+  private logWrite(lineId: number, mask: number, src: Uint8Array, src32: Int32Array, srcOff: number, visiblePs: number): void {
     if (this.logCount >= this.logCap)
       throw new SimulationError(`core ${this.id}: more than ${this.logCap} line writes without yielding; yield DUE in long loops`);
     const at = this.logBase + this.logCount * WLOG_BYTES;
@@ -380,17 +395,16 @@ export class Core {
     u[(at >>> 2) + 3] = mask >>> 0;
     u[(at >>> 2) + 4] = WLOG_WRITE;
     u[(at >>> 2) + 5] = this.seq++;
-    const bytes = new Uint8Array(this.v.state, this.v.layout.off.wlog + at + 32, LINE_BYTES);
-    bytes.set(src.subarray(srcOff, srcOff + LINE_BYTES));
+    copyLine(this.v.wlogI, (at + 32) >>> 2, src32, srcOff >>> 2);
     this.logCount++;
     // own view
     let o = this.ovl.find(lineId);
     if (o < 0) {
       o = this.ovl.insert(lineId);
-      readCommittedLine(this.v, lineId, this.ovl.data, o);
+      readCommittedLine(this.v, lineId, this.ovl.data32, o >>> 2);
     }
     const od = this.ovl.data;
-    if (mask === FULL_MASK || mask === -1) od.set(src.subarray(srcOff, srcOff + LINE_BYTES), o);
+    if (mask === FULL_MASK || mask === -1) copyLine(this.ovl.data32, o >>> 2, src32, srcOff >>> 2);
     else for (let i = 0; i < LINE_BYTES; i++) if ((mask >>> i) & 1) od[o + i] = src[srcOff + i]!;
     // message matrix: bytes written into another core's MPB half
     if (lineId >>> SPACE_SHIFT === SPACE_MPB) {
@@ -406,21 +420,21 @@ export class Core {
   }
 
   /** A posted write of the masked bytes of src to the current translation target. */
-  private memWrite(mask: number, src: Uint8Array, srcOff: number, bytes: number): void {
+  private memWrite(mask: number, src: Uint8Array, src32: Int32Array, srcOff: number, bytes: number): void {
     const mpb = this.tKind === TARGET_MPB;
     const cause = mpb ? STALL_MPB : STALL_DRAM;
     const lat = this.targetLatency();
     const done = this.issue(lat, cause);
-    this.logWrite(this.tLine, mask, src, srcOff, done);
+    this.logWrite(this.tLine, mask, src, src32, srcOff, done);
     this.txn(done - (mpb ? this.tileMeshPs[this.tUnit]! / 2 : this.dramOneWayPs[this.tUnit]!), true, bytes, cause);
     this.c[this.cb + (mpb ? C.mpbWrites : C.dramWrites)] += 1;
   }
 
-  /** A read of a line from the current translation target into dst; returns completion time. */
-  private memRead(dst: Uint8Array, dstOff: number, bytes: number, cause: number): number {
+  /** A read of a line from the current translation target into `bulk`; returns completion time. */
+  private memRead(bytes: number, cause: number): number {
     const mpb = this.tKind === TARGET_MPB;
     const done = this.issue(this.targetLatency(), mpb ? STALL_MPB : cause);
-    this.readMemLine(this.tLine, dst, dstOff);
+    this.readMemLine(this.tLine, this.bulk32, 0);
     this.txn(done - (mpb ? this.tileMeshPs[this.tUnit]! / 2 : this.dramOneWayPs[this.tUnit]!), false, bytes, cause);
     this.c[this.cb + (mpb ? C.mpbReads : C.dramReads)] += 1;
     return done;
@@ -435,7 +449,7 @@ export class Core {
     this.wcbKey = -1;
     const saved = this.saveTarget();
     this.translate((key << LINE_SHIFT) >>> 0);
-    this.memWrite(this.wcbMask, this.wcbData, 0, popcount(this.wcbMask));
+    this.memWrite(this.wcbMask, this.wcbData, this.wcb32, 0, popcount(this.wcbMask));
     this.restoreTarget(saved);
   }
 
@@ -443,7 +457,7 @@ export class Core {
     if (!this.wcbEnabled) {
       const mask = size >= 32 ? FULL_MASK : (((1 << size) - 1) << off) >>> 0;
       this.scratch.set(src.subarray(srcOff, srcOff + size), off);
-      this.memWrite(mask, this.scratch, 0, size);
+      this.memWrite(mask, this.scratch, this.scratch32, 0, size);
       return;
     }
     if (this.wcbKey !== key) {
@@ -463,25 +477,29 @@ export class Core {
     const addr = l2.addrOf(slot);
     const saved = this.saveTarget();
     this.translate(addr);
-    this.memWrite(FULL_MASK, l2.data, slot * LINE_BYTES, LINE_BYTES);
+    this.memWrite(FULL_MASK, l2.data, l2.data32, slot * LINE_BYTES, LINE_BYTES);
     this.restoreTarget(saved);
   }
 
   /** Fills L2 with the line in src; writes back a dirty victim. Returns the slot. */
-  private fillL2(key: number, src: Uint8Array, srcOff: number): number {
+  private fillL2(key: number, src: Int32Array, srcWord: number): number {
     const l2 = this.l2!;
     const s = l2.victim(key);
     if (l2.tags[s] !== -1 && l2.flags[s]! & FLAG_DIRTY) this.writeBackL2(s);
-    l2.fill(s, key, src, srcOff, 0);
+    l2.fill(s, key, src, srcWord, 0);
     return s;
   }
 
   /** Fills L1; a dirty victim (write-back L1 only) goes to L2 or memory. */
-  private fillL1(key: number, src: Uint8Array, srcOff: number, flags: number): number {
+  private fillL1(key: number, src: Int32Array, srcWord: number, flags: number): number {
     const l1 = this.l1;
     const s = l1.victim(key);
     if (l1.tags[s] !== -1 && l1.flags[s]! & FLAG_DIRTY) this.evictDirtyL1(s);
-    l1.fill(s, key, src, srcOff, flags);
+    l1.fill(s, key, src, srcWord, flags);
+    if (flags & FLAG_MPBT) {
+      if (this.mpbtCount < this.mpbtSlots.length) this.mpbtSlots[this.mpbtCount++] = s;
+      else this.mpbtOverflow = true;
+    }
     return s;
   }
 
@@ -497,7 +515,7 @@ export class Core {
     }
     const saved = this.saveTarget();
     this.translate((key << LINE_SHIFT) >>> 0);
-    this.memWrite(FULL_MASK, l1.data, slot * LINE_BYTES, LINE_BYTES);
+    this.memWrite(FULL_MASK, l1.data, l1.data32, slot * LINE_BYTES, LINE_BYTES);
     this.restoreTarget(saved);
   }
 
@@ -528,8 +546,8 @@ export class Core {
     c[cb + C.l1Misses] += 1;
     if ((this.tAttrs & ATTR_MPBT) !== 0) {
       this.drainWcb();
-      this.memRead(this.bulk, 0, LINE_BYTES, STALL_MPB);
-      return this.fillL1(key, this.bulk, 0, FLAG_MPBT);
+      this.memRead(LINE_BYTES, STALL_MPB);
+      return this.fillL1(key, this.bulk32, 0, FLAG_MPBT);
     }
     const l2 = this.l2;
     if (l2) {
@@ -539,13 +557,13 @@ export class Core {
         const ps = this.l2HitCycles * this.period;
         this.now += ps;
         this.stall(STALL_L1_MISS, ps);
-        return this.fillL1(key, l2.data, s2 * LINE_BYTES, 0);
+        return this.fillL1(key, l2.data32, s2 * (LINE_BYTES / 4), 0);
       }
       c[cb + C.l2Misses] += 1;
     }
-    this.memRead(this.bulk, 0, LINE_BYTES, STALL_L2_MISS);
-    if (l2) this.fillL2(key, this.bulk, 0);
-    return this.fillL1(key, this.bulk, 0, 0);
+    this.memRead(LINE_BYTES, STALL_L2_MISS);
+    if (l2) this.fillL2(key, this.bulk32, 0);
+    return this.fillL1(key, this.bulk32, 0, 0);
   }
 
   /**
@@ -560,7 +578,7 @@ export class Core {
     if (this.tAttrs & ATTR_UNCACHED) {
       const mask = size >= 32 ? FULL_MASK : (((1 << size) - 1) << off) >>> 0;
       this.scratch.set(src.subarray(srcOff, srcOff + size), off);
-      this.memWrite(mask, this.scratch, 0, size);
+      this.memWrite(mask, this.scratch, this.scratch32, 0, size);
       return;
     }
     const mpbt = (this.tAttrs & ATTR_MPBT) !== 0;
@@ -594,8 +612,8 @@ export class Core {
       let s2 = l2.lookup(key);
       if (s2 < 0 && this.l2Alloc) {
         c[cb + C.l2Misses] += 1;
-        this.memRead(this.bulk, 0, LINE_BYTES, STALL_L2_MISS);
-        s2 = this.fillL2(key, this.bulk, 0);
+        this.memRead(LINE_BYTES, STALL_L2_MISS);
+        s2 = this.fillL2(key, this.bulk32, 0);
       } else if (s2 >= 0) c[cb + C.l2Hits] += 1;
       else c[cb + C.l2Misses] += 1;
       if (s2 >= 0) {
@@ -608,7 +626,7 @@ export class Core {
     }
     const mask = size >= 32 ? FULL_MASK : (((1 << size) - 1) << off) >>> 0;
     this.scratch.set(src.subarray(srcOff, srcOff + size), off);
-    this.memWrite(mask, this.scratch, 0, size);
+    this.memWrite(mask, this.scratch, this.scratch32, 0, size);
   }
 
   // ---------------------------------------------------------------- scalar loads and stores
@@ -632,7 +650,7 @@ export class Core {
     }
     this.translate(addr);
     if (this.tAttrs & ATTR_UNCACHED) {
-      this.memRead(this.bulk, 0, size, STALL_DRAM);
+      this.memRead(size, STALL_DRAM);
       // the SCC quirk: an uncached MPB read returns the first 8 B of the line
       this.loadOff = this.tKind === TARGET_MPB ? addr & 7 & ~(size - 1) : addr & 31;
       return this.bulk;
@@ -706,7 +724,7 @@ export class Core {
       this.translate(a);
       this.c[this.cb + C.loads] += Math.ceil(n / 4);
       if (this.tAttrs & ATTR_UNCACHED) {
-        for (let k = 0; k < n; k += 8) this.memRead(this.bulk, 0, Math.min(8, n - k), STALL_DRAM);
+        for (let k = 0; k < n; k += 8) this.memRead(Math.min(8, n - k), STALL_DRAM);
         if (dst) dst.set(this.bulk.subarray(off, off + n), dstOff + done);
       } else {
         const s = this.loadSlot(a >>> LINE_SHIFT);
@@ -737,7 +755,7 @@ export class Core {
         for (let k = 0; k < n; k += 8) {
           const m = Math.min(8, n - k);
           this.scratch.set(from.subarray(fo + k, fo + k + m), off + k);
-          this.memWrite((((1 << m) - 1) << (off + k)) >>> 0, this.scratch, 0, m);
+          this.memWrite((((1 << m) - 1) << (off + k)) >>> 0, this.scratch, this.scratch32, 0, m);
         }
       } else {
         this.storeBytes(a, from, fo, n);
@@ -796,10 +814,21 @@ export class Core {
     this.c[this.cb + C.flushes] += 1;
   }
 
-  /** CL1INVMB: invalidates every MPBT line in L1 (one cycle). */
+  /**
+   * CL1INVMB: invalidates every MPBT line in L1 (one cycle). Visits only the slots filled
+   * with MPBT lines since the last call (mpbtSlots), or every slot after that list overflowed.
+   */
   invalidateMpbt(): void {
     const l1 = this.l1;
-    for (let s = 0; s < l1.slots; s++) if (l1.flags[s]! & FLAG_MPBT) l1.invalidate(s);
+    if (this.mpbtOverflow) {
+      for (let s = 0; s < l1.slots; s++) if (l1.flags[s]! & FLAG_MPBT) l1.invalidate(s);
+      this.mpbtOverflow = false;
+    } else
+      for (let i = 0; i < this.mpbtCount; i++) {
+        const s = this.mpbtSlots[i]!;
+        if (l1.flags[s]! & FLAG_MPBT) l1.invalidate(s);
+      }
+    this.mpbtCount = 0;
     this.compute(1);
   }
 
@@ -862,7 +891,7 @@ export class Core {
   private *waitLine(lineId: number, off: number, size: number, op: WaitOpName, value: number, pollPs: number, cause: number): Sim<number> {
     const opCode = WAIT_OPS[op];
     if (opCode === undefined) throw new SimulationError(`core ${this.id}: unknown wait operator ${String(op)}`);
-    this.readMemLine(lineId, this.bulk, 0);
+    this.readMemLine(lineId, this.bulk32, 0);
     const v0 = valueAt(this.bulk, off, size);
     this.now += pollPs;
     this.stall(cause, pollPs);
@@ -919,7 +948,7 @@ export class Core {
   release(reg: number): void {
     this.checkReg(reg);
     this.scratch.fill(0);
-    this.logWrite(tasLineId(reg), 1, this.scratch, 0, this.now + this.tasOneWayPs(reg));
+    this.logWrite(tasLineId(reg), 1, this.scratch, this.scratch32, 0, this.now + this.tasOneWayPs(reg));
     this.compute(1);
   }
 

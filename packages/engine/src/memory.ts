@@ -7,9 +7,11 @@
  * deterministic. Units: bytes; lines are 32 B, named by line id (vocabulary.ts).
  */
 import { BLOCK_BYTES, BLOCKS_PER_CTRL, CTL, type Views } from './layout';
+import { copyLine } from './line-copy';
 import { LINE_BYTES, MPB_TILE_SHIFT, SPACE_MPB, SPACE_SHIFT, SPACE_TAS } from './vocabulary';
 
 const LINES_PER_BLOCK_SHIFT = 12; // 4096 lines of 32 B = 128 KB
+const LINE_WORDS = LINE_BYTES / 4;
 
 export class PoolExhaustedError extends Error {}
 
@@ -20,37 +22,40 @@ export function mpbByteOffset(v: Views, lineId: number): number {
   return tile * v.layout.mpbBytes + ((rel & ((1 << MPB_TILE_SHIFT) - 1)) << 5);
 }
 
-/** Copies the committed 32 bytes of a line into dst[dstOff..]. */
-export function readCommittedLine(v: Views, lineId: number, dst: Uint8Array, dstOff: number): void {
+/** Copies the committed 32 bytes of a line into dst (a word view) at word dstWord. Called on every memory read. */
+export function readCommittedLine(v: Views, lineId: number, dst: Int32Array, dstWord: number): void {
   const space = lineId >>> SPACE_SHIFT;
   if (space === SPACE_MPB) {
-    const o = mpbByteOffset(v, lineId);
-    dst.set(v.mpb.subarray(o, o + LINE_BYTES), dstOff);
+    copyLine(dst, dstWord, v.mpb32, mpbByteOffset(v, lineId) >>> 2);
     return;
   }
   if (space === SPACE_TAS) {
-    dst.fill(0, dstOff, dstOff + LINE_BYTES);
-    const val = v.tas[lineId & 0x0fffffff]!;
-    dst[dstOff] = val & 0xff;
+    dst.fill(0, dstWord, dstWord + LINE_WORDS);
+    // the register's value is the line's first byte
+    new Uint8Array(dst.buffer, dst.byteOffset + dstWord * 4, 1)[0] = v.tas[lineId & 0x0fffffff]! & 0xff;
     return;
   }
   const line = lineId & 0x0fffffff;
   const b = v.blocks[space * BLOCKS_PER_CTRL + (line >>> LINES_PER_BLOCK_SHIFT)]!;
   if (b === 0) {
-    dst.fill(0, dstOff, dstOff + LINE_BYTES);
+    dst.fill(0, dstWord, dstWord + LINE_WORDS);
     return;
   }
-  const o = (b - 1) * BLOCK_BYTES + ((line & ((1 << LINES_PER_BLOCK_SHIFT) - 1)) << 5);
-  dst.set(v.poolU8.subarray(o, o + LINE_BYTES), dstOff);
+  copyLine(dst, dstWord, v.pool32, ((b - 1) * BLOCK_BYTES + ((line & ((1 << LINES_PER_BLOCK_SHIFT) - 1)) << 5)) >>> 2);
 }
 
-/** Applies a masked line write to committed memory (committer only). */
-export function writeCommittedLine(v: Views, lineId: number, mask: number, src: Uint8Array, srcOff: number): void {
+/**
+ * Applies a masked line write to committed memory (committer only). src32 is a word view of
+ * src's buffer from its byte 0, used for whole-line writes (srcOff is then a multiple of 32).
+ */
+export function writeCommittedLine(v: Views, lineId: number, mask: number, src: Uint8Array, srcOff: number, src32: Int32Array): void {
   const space = lineId >>> SPACE_SHIFT;
   let base: Uint8Array;
+  let base32: Int32Array;
   let o: number;
   if (space === SPACE_MPB) {
     base = v.mpb;
+    base32 = v.mpb32;
     o = mpbByteOffset(v, lineId);
   } else if (space === SPACE_TAS) {
     v.tas[lineId & 0x0fffffff] = src[srcOff]!;
@@ -70,10 +75,11 @@ export function writeCommittedLine(v: Views, lineId: number, mask: number, src: 
       v.blocks[bi] = b;
     }
     base = v.poolU8;
+    base32 = v.pool32;
     o = (b - 1) * BLOCK_BYTES + ((line & ((1 << LINES_PER_BLOCK_SHIFT) - 1)) << 5);
   }
   if (mask === -1 || mask === 0xffffffff) {
-    base.set(src.subarray(srcOff, srcOff + LINE_BYTES), o);
+    copyLine(base32, o >>> 2, src32, (src.byteOffset + srcOff) >>> 2);
     return;
   }
   for (let i = 0; i < LINE_BYTES; i++) if ((mask >>> i) & 1) base[o + i] = src[srcOff + i]!;

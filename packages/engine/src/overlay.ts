@@ -14,6 +14,8 @@ export class Overlay {
   private readonly tags: Uint32Array;
   private readonly slotOf: Int32Array;
   readonly data: Uint8Array;
+  /** The same images as 32-bit words (line copies). */
+  readonly data32: Int32Array;
   private readonly mask: number;
   private epoch = 1;
   private used = 0;
@@ -27,7 +29,8 @@ export class Overlay {
     this.tags = new Uint32Array(size);
     this.slotOf = new Int32Array(size);
     this.mask = size - 1;
-    this.data = new Uint8Array(lines * LINE_BYTES);
+    this.data32 = new Int32Array((lines * LINE_BYTES) >>> 2);
+    this.data = new Uint8Array(this.data32.buffer);
   }
 
   clear(): void {

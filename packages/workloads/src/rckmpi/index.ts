@@ -228,7 +228,7 @@ export class Mpi {
     core.invalidateMpbt();
     this.snap = core.load32(this.wakeAddr);
     let progressed = false;
-    for (const dst of [...this.active]) {
+    for (const dst of this.active) {
       if (this.channel === 'original' ? yield* this.pushOriginal(dst) : yield* this.pushImproved(dst)) progressed = true;
       const o = this.out[dst]!;
       if (o.queue.length === 0 && !o.staged) this.active.delete(dst);
