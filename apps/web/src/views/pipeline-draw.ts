@@ -5,7 +5,7 @@
 import { scaleLinear } from 'd3';
 import { coreTile, tileAt, tileX, tileY, type ResolvedChip } from '@manycore/engine';
 import { GRID, INK, MUTED, TICK, drawColorLegendBar, drawColorLegendTicks } from '../charts/draw';
-import { IDLE_LINK, LINK_COLOR, linkColor } from '../charts/chip-draw';
+import { IDLE_LINK, LINK_COLOR, chipGeometry, linkColor, type Rect } from '../charts/chip-draw';
 import type { Painter } from '../charts/painter';
 import { num, timeUnit } from '../lib/format';
 import { LONG_HOPS, SEG_COLOR, SEG_LABEL, type SegKind, type Transfer } from './pipeline-gantt';
@@ -118,46 +118,34 @@ export function drawGantt(p: Painter, o: GanttOptions): void {
 
 // ------------------------------------------------------------------ mesh
 
-const T = 96; // tile
-const G = 40; // gap between tiles (the link channels)
-const PAD_X = 110;
-const PAD_Y = 24;
-const LEGEND_H = 62;
-
+/**
+ * Positions on the chip view's floorplan (chipGeometry in charts/chip-draw.ts), so the stages
+ * sit where the chip view puts their cores and there is one floorplan to maintain.
+ */
 export interface MeshGeometry {
   width: number;
   height: number;
-  tile(t: number): { x: number; y: number };
-  core(c: number): { x: number; y: number; w: number; h: number };
+  tile(t: number): Rect;
+  core(c: number): Rect;
   router(t: number): { x: number; y: number };
-  controller(m: number): { x: number; y: number; w: number; h: number };
+  controller(m: number): Rect;
+  /** Left edge of the mesh (the legend starts here). */
+  left: number;
   legendY: number;
 }
 
 export function meshGeometry(chip: ResolvedChip): MeshGeometry {
-  const { width: W, height: H, coresPerTile: K } = chip.topo;
-  const tile = (t: number) => ({ x: PAD_X + (t % W) * (T + G), y: PAD_Y + Math.floor(t / W) * (T + G) });
-  const cols = K <= 2 ? K : Math.ceil(Math.sqrt(K));
-  const rows = Math.ceil(K / cols);
-  const core = (c: number) => {
-    const o = tile(Math.floor(c / K));
-    const k = c % K;
-    const cw = (T - 12 - (cols - 1) * 6) / cols;
-    const ch = (T * 0.62 - (rows - 1) * 6) / rows;
-    return { x: o.x + 6 + (k % cols) * (cw + 6), y: o.y + 8 + Math.floor(k / cols) * (ch + 6), w: cw, h: ch };
+  const g = chipGeometry(chip);
+  return {
+    width: g.width,
+    height: g.height,
+    tile: (t) => g.tiles[t]!,
+    core: (c) => g.cores[c]!,
+    router: (t) => g.routers[t]!,
+    controller: (m) => g.controllers[m]!.rect,
+    left: g.tiles[0]!.x,
+    legendY: g.legendY,
   };
-  const router = (t: number) => {
-    const o = tile(t);
-    return { x: o.x + T + G / 2, y: o.y + T + G / 2 - 8 };
-  };
-  const controller = (m: number) => {
-    const t = chip.controllerTile[m]!;
-    const r = router(t);
-    const left = t % W < W / 2;
-    return { x: left ? 8 : PAD_X + W * (T + G) - G / 2 + 12, y: r.y - 16, w: 70, h: 32 };
-  };
-  const legendY = PAD_Y + H * (T + G) + 6;
-  return { width: PAD_X + W * (T + G) + 80, height: legendY + LEGEND_H, tile, core, router, controller, legendY };
 }
 
 export interface MeshFrame {
@@ -223,16 +211,16 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
     const rt = g.router(chip.controllerTile[m]!);
     p.line(r.x < rt.x ? r.x + r.w : r.x, rt.y, rt.x, rt.y, { stroke: '#9aa4b1', lineWidth: 3 });
     p.rect(r.x, r.y, r.w, r.h, { fill: held.length ? '#009E73' : '#f3f4f6', stroke: '#4b5563', lineWidth: 1.25 }, 4);
-    p.text(r.x + r.w / 2, r.y + 11, `MC${m}`, { size: 12, weight: 'bold', color: held.length ? '#ffffff' : INK, anchor: 'middle', baseline: 'middle' });
+    p.text(r.x + r.w / 2, r.y + r.h * 0.32, `MC${m}`, { size: 12, weight: 'bold', color: held.length ? '#ffffff' : INK, anchor: 'middle', baseline: 'middle' });
     if (held.length) {
       const label = held.length > 4 ? `${held.length} buffers` : `buf ${held.join(',')}`;
-      p.text(r.x + r.w / 2, r.y + 24, label, { size: 10.5, color: '#ffffff', anchor: 'middle', baseline: 'middle' });
+      p.text(r.x + r.w / 2, r.y + r.h * 0.72, label, { size: 10.5, color: '#ffffff', anchor: 'middle', baseline: 'middle' });
     }
   }
   // tiles and cores
   for (let t = 0; t < chip.topo.tiles; t++) {
     const o = g.tile(t);
-    p.rect(o.x, o.y, T, T, { fill: '#f7f8fa', stroke: '#c3cad3', lineWidth: 1 }, 6);
+    p.rect(o.x, o.y, o.w, o.h, { fill: '#f7f8fa', stroke: '#c3cad3', lineWidth: 1 }, 6);
     const r = g.router(t);
     p.rect(r.x - 5, r.y - 5, 10, 10, { fill: '#c3cad3' }, 2);
   }
@@ -288,9 +276,9 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
   // legend
   const y = g.legendY;
   const lw = Math.min(260, g.width / 3);
-  drawColorLegendBar(p, PAD_X, y + 14, lw, LINK_COLOR, f.trafficTitle);
-  drawColorLegendTicks(p, PAD_X, y + 14, lw, f.linkMax, (v) => (v >= 10 ? String(Math.round(v)) : v.toFixed(1)));
-  const x2 = PAD_X + lw + 40;
+  drawColorLegendBar(p, g.left, y + 14, lw, LINK_COLOR, f.trafficTitle);
+  drawColorLegendTicks(p, g.left, y + 14, lw, f.linkMax, (v) => (v >= 10 ? String(Math.round(v)) : v.toFixed(1)));
+  const x2 = g.left + lw + 40;
   p.circle(x2 + 8, y + 14, 8, { fill: '#D55E00' });
   p.text(x2 + 8, y + 14.5, String(LONG_HOPS), { size: 10, weight: 'bold', color: '#ffffff', anchor: 'middle', baseline: 'middle' });
   p.text(x2 + 22, y + 14, `hops between stages (≥ ${LONG_HOPS}: long)`, { size: 12, color: INK, baseline: 'middle' });

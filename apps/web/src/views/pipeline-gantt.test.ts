@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chipConfig, resolveChip } from '@manycore/engine';
 import { stageCores } from '@manycore/workloads';
+import { chipGeometry } from '../charts/chip-draw';
+import { SvgPainter } from '../charts/painter';
+import { drawPipelineMesh, meshGeometry } from './pipeline-draw';
 import {
   LiveGantt,
   SEG,
@@ -182,5 +185,24 @@ describe('transfers on the SCC mesh', () => {
     const t = transfers(chip, stageCores(chip, 48, 'snake'));
     expect(Math.max(...t.map((x) => x.hops))).toBe(1);
     expect(t.reduce((a, x) => a + x.hops, 0)).toBe(23);
+  });
+});
+
+describe('drawing the stages on the mesh', () => {
+  const chip = resolveChip(chipConfig('scc', {}));
+  it('puts every stage on its core of the chip view floorplan and badges the long transfers', () => {
+    const cores = stageCores(chip, 14, 'id');
+    const g = meshGeometry(chip);
+    const floor = chipGeometry(chip);
+    expect(g.width).toBe(floor.width);
+    for (const c of cores) expect(g.core(c)).toEqual(floor.cores[c]);
+    expect(g.controller(1)).toEqual(floor.controllers[1]!.rect);
+    const p = new SvgPainter(g.width, g.height);
+    const ts = transfers(chip, cores);
+    drawPipelineMesh(p, g, { chip, cores, transfers: ts, buffers: [], traffic: () => null, linkMax: 0, trafficTitle: 'flits/µs' });
+    const svg = p.toString();
+    for (let s = 0; s < cores.length; s++) expect(svg).toContain(`>S${s}<`);
+    expect(svg).toContain('>6<'); // the 11 -> 12 transfer's hop badge
+    expect(svg).not.toContain('buf '); // private mode: no buffers on the controllers
   });
 });
