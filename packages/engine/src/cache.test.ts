@@ -19,7 +19,7 @@ describe('cache', () => {
 
   it('evicts the least recently used way', () => {
     const c = cache(1, 2);
-    const line = new Int32Array(8);
+    const line = new Uint32Array(8);
     c.fill(c.victim(10), 10, line, 0, 0);
     c.fill(c.victim(11), 11, line, 0, 0);
     expect(c.lookup(10)).toBeGreaterThanOrEqual(0); // 10 is now most recent
@@ -35,7 +35,7 @@ describe('cache', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 300 }), (keys) => {
         const c = cache(4, 2);
         const ref: number[][] = [[], [], [], []]; // per set, most recent last
-        const line = new Int32Array(8);
+        const line = new Uint32Array(8);
         for (const k of keys) {
           const set = ref[k & 3]!;
           const hit = c.lookup(k) >= 0;

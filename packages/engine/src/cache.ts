@@ -10,9 +10,7 @@
  * no allocation, typed arrays only.
  */
 import { copyLine } from './line-copy';
-import { LINE_BYTES, LINE_SHIFT } from './vocabulary';
-
-const LINE_WORDS = LINE_BYTES / 4;
+import { LINE_BYTES, LINE_SHIFT, LINE_WORDS } from './vocabulary';
 
 export const FLAG_DIRTY = 1;
 export const FLAG_MPBT = 2;
@@ -26,7 +24,7 @@ export class Cache {
   readonly flags: Uint8Array;
   readonly data: Uint8Array;
   /** The same data as 32-bit words (line copies). */
-  readonly data32: Int32Array;
+  readonly data32: Uint32Array;
   readonly dv: DataView;
   private readonly setMask: number;
   private stamp = 1;
@@ -44,7 +42,7 @@ export class Cache {
     this.flags = new Uint8Array(buffer, byteOffset + n * 8, n);
     const dataOff = Math.ceil((byteOffset + n * 9) / 8) * 8;
     this.data = new Uint8Array(buffer, dataOff, n * LINE_BYTES);
-    this.data32 = new Int32Array(buffer, dataOff, (n * LINE_BYTES) >>> 2);
+    this.data32 = new Uint32Array(buffer, dataOff, n * LINE_WORDS);
     this.dv = new DataView(buffer as ArrayBuffer, dataOff, n * LINE_BYTES);
     let maxStamp = 0;
     for (let i = 0; i < n; i++) if (this.lru[i]! > maxStamp) maxStamp = this.lru[i]!;
@@ -94,7 +92,7 @@ export class Cache {
   }
 
   /** Installs key in slot with the 32 bytes at word srcWord of src. Called on every fill. */
-  fill(slot: number, key: number, src: Int32Array, srcWord: number, flags: number): void {
+  fill(slot: number, key: number, src: Uint32Array, srcWord: number, flags: number): void {
     if (this.tags[slot] === -1) this.valid++;
     this.tags[slot] = key;
     this.flags[slot] = flags;

@@ -20,7 +20,7 @@ import { corePeriodPs } from './chip';
 import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, EVENTS_CAP, ISL_SLOTS, LINK_SLOTS, S, SERIES_CAP, Status, Request, WLOG_BYTES, WLOG_TAS, type Views } from './layout';
 import { readCommittedLine, valueAt, writeCommittedLine } from './memory';
 import { ISL, PowerModel } from './power';
-import { BLOCK_REASON_NAMES, BlockReason, C, CoreState, compare, SPACE_SHIFT } from './vocabulary';
+import { BLOCK_REASON_NAMES, BlockReason, C, CoreState, compare, LINE_WORDS, SPACE_SHIFT } from './vocabulary';
 import { CTRL, LINK, Weaver } from './weave';
 
 /** Plain run settings derived from the experiment (experiment.ts) and the chip. */
@@ -45,10 +45,9 @@ export class Committer {
   private refs = new Float64Array(1024);
   private times = new Float64Array(1024);
   private order = new Uint32Array(1024);
-  private readonly line32 = new Int32Array(8);
+  private readonly line32 = new Uint32Array(LINE_WORDS);
   private readonly line = new Uint8Array(this.line32.buffer);
   private readonly lineBytes: Uint8Array;
-  private readonly stateI32: Int32Array;
   /** Set by the committer when the run fails; read by the host. */
   error: string | null = null;
 
@@ -61,7 +60,6 @@ export class Committer {
     this.participant = new Uint8Array(chip.topo.cores);
     for (const c of settings.participants) this.participant[c] = 1;
     this.lineBytes = new Uint8Array(v.state);
-    this.stateI32 = new Int32Array(v.state, 0, v.state.byteLength >>> 2);
   }
 
   /** Initialises the shared state before any worker starts (driver only). */
@@ -261,7 +259,7 @@ export class Committer {
         this.wake(core, t + c[b + S.waitReadPs]!);
       } else {
         try {
-          writeCommittedLine(v, lineId, mask, this.lineBytes, wlogBase + at + 32, this.stateI32);
+          writeCommittedLine(v, lineId, mask, this.lineBytes, wlogBase + at + 32, v.wlogU, (at + 32) >>> 2);
         } catch (err) {
           this.error = (err as Error).message;
           v.ctl[CTL.status] = Status.Error;

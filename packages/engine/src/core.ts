@@ -35,6 +35,7 @@ import {
   C,
   CoreState,
   LINE_BYTES,
+  LINE_WORDS,
   LINE_SHIFT,
   LUT_ENTRIES,
   STALL_DRAM,
@@ -112,16 +113,16 @@ export class Core {
   private readonly mshr: Float64Array;
   private readonly mshrCause: Int32Array;
   // line buffers, each with a word view for copyLine
-  private readonly scratch32 = new Int32Array(LINE_BYTES / 4);
+  private readonly scratch32 = new Uint32Array(LINE_WORDS);
   private readonly scratch = new Uint8Array(this.scratch32.buffer);
-  private readonly bulk32 = new Int32Array(LINE_BYTES / 4);
+  private readonly bulk32 = new Uint32Array(LINE_WORDS);
   private readonly bulk = new Uint8Array(this.bulk32.buffer);
   private readonly fillBuf = new Uint8Array(LINE_BYTES);
   // write-combine buffer (one line)
   private readonly wcbEnabled: boolean;
   private wcbKey = -1;
   private wcbMask = 0;
-  private readonly wcb32 = new Int32Array(LINE_BYTES / 4);
+  private readonly wcb32 = new Uint32Array(LINE_WORDS);
   private readonly wcbData = new Uint8Array(this.wcb32.buffer);
   // logs
   private readonly logBase: number;
@@ -342,7 +343,7 @@ export class Core {
   // ---------------------------------------------------------------- memory side
 
   /** Copies the line as this core sees it (committed + own writes) into dst at word dstWord. */
-  private readMemLine(lineId: number, dst: Int32Array, dstWord: number): void {
+  private readMemLine(lineId: number, dst: Uint32Array, dstWord: number): void {
     const o = this.ovl.find(lineId);
     if (o >= 0) copyLine(dst, dstWord, this.ovl.data32, o >>> 2);
     else readCommittedLine(this.v, lineId, dst, dstWord);
@@ -384,7 +385,7 @@ export class Core {
    * Appends a buffered write (visible at visiblePs) and updates the overlay. src holds the
    * line image at srcOff (a multiple of 32; src32 is its word view).
    */
-  private logWrite(lineId: number, mask: number, src: Uint8Array, src32: Int32Array, srcOff: number, visiblePs: number): void {
+  private logWrite(lineId: number, mask: number, src: Uint8Array, src32: Uint32Array, srcOff: number, visiblePs: number): void {
     if (this.logCount >= this.logCap)
       throw new SimulationError(`core ${this.id}: more than ${this.logCap} line writes without yielding; yield DUE in long loops`);
     const at = this.logBase + this.logCount * WLOG_BYTES;
@@ -395,7 +396,7 @@ export class Core {
     u[(at >>> 2) + 3] = mask >>> 0;
     u[(at >>> 2) + 4] = WLOG_WRITE;
     u[(at >>> 2) + 5] = this.seq++;
-    copyLine(this.v.wlogI, (at + 32) >>> 2, src32, srcOff >>> 2);
+    copyLine(this.v.wlogU, (at + 32) >>> 2, src32, srcOff >>> 2);
     this.logCount++;
     // own view
     let o = this.ovl.find(lineId);
@@ -420,7 +421,7 @@ export class Core {
   }
 
   /** A posted write of the masked bytes of src to the current translation target. */
-  private memWrite(mask: number, src: Uint8Array, src32: Int32Array, srcOff: number, bytes: number): void {
+  private memWrite(mask: number, src: Uint8Array, src32: Uint32Array, srcOff: number, bytes: number): void {
     const mpb = this.tKind === TARGET_MPB;
     const cause = mpb ? STALL_MPB : STALL_DRAM;
     const lat = this.targetLatency();
@@ -482,7 +483,7 @@ export class Core {
   }
 
   /** Fills L2 with the line in src; writes back a dirty victim. Returns the slot. */
-  private fillL2(key: number, src: Int32Array, srcWord: number): number {
+  private fillL2(key: number, src: Uint32Array, srcWord: number): number {
     const l2 = this.l2!;
     const s = l2.victim(key);
     if (l2.tags[s] !== -1 && l2.flags[s]! & FLAG_DIRTY) this.writeBackL2(s);
@@ -491,7 +492,7 @@ export class Core {
   }
 
   /** Fills L1; a dirty victim (write-back L1 only) goes to L2 or memory. */
-  private fillL1(key: number, src: Int32Array, srcWord: number, flags: number): number {
+  private fillL1(key: number, src: Uint32Array, srcWord: number, flags: number): number {
     const l1 = this.l1;
     const s = l1.victim(key);
     if (l1.tags[s] !== -1 && l1.flags[s]! & FLAG_DIRTY) this.evictDirtyL1(s);
@@ -557,7 +558,7 @@ export class Core {
         const ps = this.l2HitCycles * this.period;
         this.now += ps;
         this.stall(STALL_L1_MISS, ps);
-        return this.fillL1(key, l2.data32, s2 * (LINE_BYTES / 4), 0);
+        return this.fillL1(key, l2.data32, s2 * LINE_WORDS, 0);
       }
       c[cb + C.l2Misses] += 1;
     }

@@ -290,16 +290,14 @@ export interface Views {
   wlog: DataView;
   wlogF: Float64Array;
   wlogU: Uint32Array;
-  /** The write log as 32-bit words (line images, copied with copyLine). */
-  wlogI: Int32Array;
   txnF: Float64Array;
   txnU: Uint32Array;
   mpb: Uint8Array;
-  mpb32: Int32Array;
+  mpb32: Uint32Array;
   tas: Int32Array;
   blocks: Int32Array;
   poolU8: Uint8Array;
-  pool32: Int32Array;
+  pool32: Uint32Array;
   links: Float64Array;
   ctrl: Float64Array;
   isl: Float64Array;
@@ -324,15 +322,14 @@ export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: Shared
     wlog: new DataView(state, o.wlog, cores * layout.wlogCap * WLOG_BYTES),
     wlogF: new Float64Array(state, o.wlog, (cores * layout.wlogCap * WLOG_BYTES) / 8),
     wlogU: new Uint32Array(state, o.wlog, (cores * layout.wlogCap * WLOG_BYTES) / 4),
-    wlogI: new Int32Array(state, o.wlog, (cores * layout.wlogCap * WLOG_BYTES) / 4),
     txnF: new Float64Array(state, o.txn, (cores * layout.txnCap * TXN_BYTES) / 8),
     txnU: new Uint32Array(state, o.txn, (cores * layout.txnCap * TXN_BYTES) / 4),
     mpb: new Uint8Array(state, o.mpb, layout.tiles * layout.mpbBytes),
-    mpb32: new Int32Array(state, o.mpb, (layout.tiles * layout.mpbBytes) / 4),
+    mpb32: new Uint32Array(state, o.mpb, (layout.tiles * layout.mpbBytes) / 4),
     tas: new Int32Array(state, o.tas, layout.tasRegs),
     blocks: new Int32Array(state, o.blocks, layout.controllers * BLOCKS_PER_CTRL),
     poolU8: new Uint8Array(pool),
-    pool32: new Int32Array(pool, 0, pool.byteLength >>> 2),
+    pool32: new Uint32Array(pool, 0, pool.byteLength >>> 2),
     links: new Float64Array(state, o.links, layout.links * LINK_SLOTS),
     ctrl: new Float64Array(state, o.ctrl, layout.controllers * CTRL_SLOTS),
     isl: new Float64Array(state, o.isl, layout.islands * ISL_SLOTS),

@@ -1,12 +1,12 @@
 /**
  * Copying one 32-byte line between line buffers as eight 32-bit words.
  *
- * Contract: both views are Int32Array views of line-aligned storage (cache data, MPBs, the
+ * Contract: both views are Uint32Array views of line-aligned storage (cache data, MPBs, the
  * DRAM pool, overlays, the write log, a core's line buffers), offsets in words (byte offset
  * / 4) and multiples of 8. Called on every line fill, memory read and logged write: no
  * allocation (a `set(subarray())` allocates a view per call and is several times slower).
  */
-export function copyLine(dst: Int32Array, dstWord: number, src: Int32Array, srcWord: number): void {
+export function copyLine(dst: Uint32Array, dstWord: number, src: Uint32Array, srcWord: number): void {
   dst[dstWord] = src[srcWord]!;
   dst[dstWord + 1] = src[srcWord + 1]!;
   dst[dstWord + 2] = src[srcWord + 2]!;

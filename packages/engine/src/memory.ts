@@ -8,10 +8,11 @@
  */
 import { BLOCK_BYTES, BLOCKS_PER_CTRL, CTL, type Views } from './layout';
 import { copyLine } from './line-copy';
-import { LINE_BYTES, MPB_TILE_SHIFT, SPACE_MPB, SPACE_SHIFT, SPACE_TAS } from './vocabulary';
+import { LINE_BYTES, LINE_WORDS, MPB_TILE_SHIFT, SPACE_MPB, SPACE_SHIFT, SPACE_TAS } from './vocabulary';
 
 const LINES_PER_BLOCK_SHIFT = 12; // 4096 lines of 32 B = 128 KB
-const LINE_WORDS = LINE_BYTES / 4;
+/** Shift that puts a value in byte 0 of a 32-bit word, on this host's byte order. */
+const BYTE0_SHIFT = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 24;
 
 export class PoolExhaustedError extends Error {}
 
@@ -23,7 +24,7 @@ export function mpbByteOffset(v: Views, lineId: number): number {
 }
 
 /** Copies the committed 32 bytes of a line into dst (a word view) at word dstWord. Called on every memory read. */
-export function readCommittedLine(v: Views, lineId: number, dst: Int32Array, dstWord: number): void {
+export function readCommittedLine(v: Views, lineId: number, dst: Uint32Array, dstWord: number): void {
   const space = lineId >>> SPACE_SHIFT;
   if (space === SPACE_MPB) {
     copyLine(dst, dstWord, v.mpb32, mpbByteOffset(v, lineId) >>> 2);
@@ -31,8 +32,7 @@ export function readCommittedLine(v: Views, lineId: number, dst: Int32Array, dst
   }
   if (space === SPACE_TAS) {
     dst.fill(0, dstWord, dstWord + LINE_WORDS);
-    // the register's value is the line's first byte
-    new Uint8Array(dst.buffer, dst.byteOffset + dstWord * 4, 1)[0] = v.tas[lineId & 0x0fffffff]! & 0xff;
+    dst[dstWord] = (v.tas[lineId & 0x0fffffff]! & 0xff) << BYTE0_SHIFT; // the register is the line's first byte
     return;
   }
   const line = lineId & 0x0fffffff;
@@ -45,13 +45,13 @@ export function readCommittedLine(v: Views, lineId: number, dst: Int32Array, dst
 }
 
 /**
- * Applies a masked line write to committed memory (committer only). src32 is a word view of
- * src's buffer from its byte 0, used for whole-line writes (srcOff is then a multiple of 32).
+ * Applies a masked line write to committed memory (committer only). The line image is at byte
+ * srcOff of src and, for whole-line writes, at word srcWord of src32 (the same bytes).
  */
-export function writeCommittedLine(v: Views, lineId: number, mask: number, src: Uint8Array, srcOff: number, src32: Int32Array): void {
+export function writeCommittedLine(v: Views, lineId: number, mask: number, src: Uint8Array, srcOff: number, src32: Uint32Array, srcWord: number): void {
   const space = lineId >>> SPACE_SHIFT;
   let base: Uint8Array;
-  let base32: Int32Array;
+  let base32: Uint32Array;
   let o: number;
   if (space === SPACE_MPB) {
     base = v.mpb;
@@ -79,7 +79,7 @@ export function writeCommittedLine(v: Views, lineId: number, mask: number, src: 
     o = (b - 1) * BLOCK_BYTES + ((line & ((1 << LINES_PER_BLOCK_SHIFT) - 1)) << 5);
   }
   if (mask === -1 || mask === 0xffffffff) {
-    copyLine(base32, o >>> 2, src32, (src.byteOffset + srcOff) >>> 2);
+    copyLine(base32, o >>> 2, src32, srcWord);
     return;
   }
   for (let i = 0; i < LINE_BYTES; i++) if ((mask >>> i) & 1) base[o + i] = src[srcOff + i]!;

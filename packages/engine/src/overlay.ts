@@ -7,7 +7,7 @@
  * O(1) by bumping an epoch tag. Open addressing over uint32 line ids; called on every
  * memory-side access (misses, uncached, MPB): no allocation after construction.
  */
-import { LINE_BYTES } from './vocabulary';
+import { LINE_BYTES, LINE_WORDS } from './vocabulary';
 
 export class Overlay {
   private readonly keys: Uint32Array;
@@ -15,7 +15,7 @@ export class Overlay {
   private readonly slotOf: Int32Array;
   readonly data: Uint8Array;
   /** The same images as 32-bit words (line copies). */
-  readonly data32: Int32Array;
+  readonly data32: Uint32Array;
   private readonly mask: number;
   private epoch = 1;
   private used = 0;
@@ -29,7 +29,7 @@ export class Overlay {
     this.tags = new Uint32Array(size);
     this.slotOf = new Int32Array(size);
     this.mask = size - 1;
-    this.data32 = new Int32Array((lines * LINE_BYTES) >>> 2);
+    this.data32 = new Uint32Array(lines * LINE_WORDS);
     this.data = new Uint8Array(this.data32.buffer);
   }
 

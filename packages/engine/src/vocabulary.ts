@@ -14,6 +14,7 @@
  */
 
 export const LINE_BYTES = 32;
+export const LINE_WORDS = LINE_BYTES / 4; // 32-bit words per line (line copies)
 export const LINE_SHIFT = 5;
 export const PAGE_SHIFT = 24;
 export const PAGE_BYTES = 1 << PAGE_SHIFT;
