@@ -157,13 +157,17 @@ describe('decoding a real run', () => {
     sim.runInline();
     return sim;
   };
+  /** What the MPB view decodes from `rank`'s MPB half at the end of the run. */
+  const probeOf = (sim: Simulation, rank: number) => {
+    const spec = mpbSpecOf('mpi-sweep', sim.run.params, sim.run.settings.participants, 8192);
+    const probe = new MpbProbe(spec, rank);
+    probe.sample(sim.views.mpb, sim.run.chip.mpbBytes, sim.run.chip.topo.coresPerTile, 0);
+    return probe.fields;
+  };
 
   it('improved channel: every post to rank 0 is consistent and carries an extended mask for 4 KB messages', () => {
     const sim = run({ op: 'sendrecv', processes: 4, channel: 'improved', sizes: '4096', iterations: 1, warmup: 0 });
-    const spec = mpbSpecOf('mpi-sweep', sim.run.params, sim.run.settings.participants, 8192);
-    const probe = new MpbProbe(spec, 0);
-    probe.sample(sim.views.mpb, sim.run.chip.mpbBytes, sim.run.chip.topo.coresPerTile, 0);
-    const f = probe.fields;
+    const f = probeOf(sim, 0);
     if (f.protocol !== 'rckmpi-improved') throw new Error(f.protocol);
     // the ring: rank 3 sends to rank 0
     const from3 = f.sections.find((s) => s.rank === 3)!;
@@ -173,9 +177,8 @@ describe('decoding a real run', () => {
     expect(from3.extMask).not.toBe(0);
     // the slots still held at the end are those of the last packet rank 0 posted to rank 1,
     // released only when rank 0 would next see rank 1's receive sequence number
-    const rank1 = new MpbProbe(spec, 1);
-    rank1.sample(sim.views.mpb, sim.run.chip.mpbBytes, sim.run.chip.topo.coresPerTile, 0);
-    const to1 = rank1.fields.protocol === 'rckmpi-improved' ? rank1.fields.sections.find((s) => s.rank === 0)! : null;
+    const rank1 = probeOf(sim, 1);
+    const to1 = rank1.protocol === 'rckmpi-improved' ? rank1.sections.find((s) => s.rank === 0)! : null;
     expect(to1?.extMask).not.toBe(0);
     expect(f.extMask).toBe(to1!.extMask);
     expect(f.slotsUsed).toBe(16);
@@ -185,10 +188,7 @@ describe('decoding a real run', () => {
 
   it('original channel: the sections hold the last packet header (flag cleared when consumed)', () => {
     const sim = run({ op: 'sendrecv', processes: 4, channel: 'original', sizes: '4096', iterations: 1, warmup: 0 });
-    const spec = mpbSpecOf('mpi-sweep', sim.run.params, sim.run.settings.participants, 8192);
-    const probe = new MpbProbe(spec, 0);
-    probe.sample(sim.views.mpb, sim.run.chip.mpbBytes, sim.run.chip.topo.coresPerTile, 0);
-    const f = probe.fields;
+    const f = probeOf(sim, 0);
     if (f.protocol !== 'rckmpi-original') throw new Error(f.protocol);
     const from3 = f.sections.find((s) => s.rank === 3)!;
     expect(from3.flag).toBe(0);
