@@ -17,4 +17,5 @@ export { CTRL, LINK } from './weave';
 export { ISL } from './power';
 export { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR } from './commit';
 export type { WorkerRunResult } from './scheduler';
+export { epochLoop, type EpochHooks } from './epoch-barrier';
 export * from './testing';

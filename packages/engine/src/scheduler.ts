@@ -6,15 +6,16 @@
  *     run phase: for each owned runnable core, resume its program until its clock passes the
  *       epoch end, it blocks, or it finishes. Reads see committed memory + the core's own
  *       writes; writes go to the core's log with their visible time.
- *     barrier: Atomics.add on the arrival counter. The last worker to arrive runs the commit
- *       phase (commit.ts), then wakes the workers that own a runnable core (each waits with
- *       Atomics.wait on its own wake word). Pause/step requests from the host are honoured
- *       there.
+ *     barrier (epoch-barrier.ts): Atomics.add on the arrival counter. The last worker to
+ *       arrive runs the commit phase (commit.ts), then wakes the workers that own a runnable
+ *       core (each waits with Atomics.wait on its own wake word). Pause/step requests from
+ *       the host are honoured there.
  * Nothing a core can observe depends on the order in which cores run inside an epoch, on
  * which thread runs a core, or on which worker commits; hence identical results for any
  * host CPU count and any cores-per-worker packing.
  */
 import { Committer, type RunSettings } from './commit';
+import { epochLoop } from './epoch-barrier';
 import type { ResolvedChip } from './chip';
 import { Core, type Row } from './core';
 import { CORE_SLOTS, CTL, CTLF, Request, Status, type Views } from './layout';
@@ -88,41 +89,23 @@ export class CoreRunner {
   }
 
   /**
-   * The whole loop for one worker. `workers` workers own contiguous ranges of
-   * `coresPerWorker` cores; this one is number `index`. Blocks (Atomics.wait) between
+   * The whole loop for one worker (epoch-barrier.ts). `workers` workers own contiguous ranges
+   * of `coresPerWorker` cores; this one is number `index`. Blocks (Atomics.wait) between
    * epochs, so it must run on a worker thread unless workers === 1. Returns when the run is
-   * over.
-   *
-   * Barrier: each worker waits on its own wake word. The last of the `expected` workers to
-   * arrive commits, then wakes only the workers that own a runnable core (idle workers sleep
-   * through epochs they have nothing to do in), after publishing how many it woke.
+   * over. The last worker to arrive commits, then wakes only the workers that own a runnable
+   * core (idle workers sleep through epochs they have nothing to do in).
    */
   loop(workers: number, coresPerWorker: number, index: number): void {
-    const v = this.v;
-    const ctl = v.ctl;
-    const wake = v.wake;
-    for (;;) {
-      const gen = Atomics.load(wake, index);
-      if (Atomics.load(ctl, CTL.status) !== Status.Running) break;
-      this.runEpoch();
-      if (Atomics.add(ctl, CTL.arrived, 1) + 1 === Atomics.load(ctl, CTL.expected)) {
-        Atomics.store(ctl, CTL.arrived, 0);
+    epochLoop(this.v.ctl, this.v.wake, index, this.wakeList, {
+      run: () => this.runEpoch(),
+      commit: (list) => {
         let more = this.committer.commit();
         if (more) more = this.honourRequests();
-        // Decide who runs the next epoch before waking anyone: a worker woken first may
-        // finish that epoch and commit it while this loop is still waking the others.
-        const list = this.wakeList;
         let n = 0;
         for (let w = 0; w < workers; w++) if (!more || this.hasWork(w, coresPerWorker)) list[n++] = w;
-        Atomics.store(ctl, CTL.expected, n);
-        for (let i = 0; i < n; i++) {
-          Atomics.add(wake, list[i]!, 1);
-          Atomics.notify(wake, list[i]!);
-        }
-        if (!more) break;
-      }
-      while (Atomics.load(wake, index) === gen) Atomics.wait(wake, index, gen);
-    }
+        return n;
+      },
+    });
   }
 
   /** Does worker w own a runnable core? */
