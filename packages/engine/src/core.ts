@@ -23,7 +23,7 @@
 import { Cache, FLAG_DIRTY, FLAG_MPBT } from './cache';
 import { MPB_STRIDE, type ResolvedChip } from './chip';
 import { CORE_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, WLOG_BYTES, WLOG_TAS, WLOG_WRITE, type Views } from './layout';
-import { copyLine } from './line-copy';
+import { copyBytes, copyLine } from './line-copy';
 import { readCommittedLine, valueAt } from './memory';
 import { Overlay } from './overlay';
 import { makeRng, type Rng } from './rng';
@@ -71,6 +71,14 @@ export class SimulationError extends Error {
 export type Row = Record<string, number | string | boolean>;
 
 const FULL_MASK = 0xffffffff;
+/**
+ * Zero stored as a double. V8 keeps a field's representation from its first store: fields that
+ * will hold non-Smi numbers (picosecond times, counts read from Float64Arrays, 32-bit line ids
+ * and masks) start as doubles, so the first large value does not change Core's hidden class
+ * and deoptimise every hot path that inlined it (once per isolate: 48 times with a worker per
+ * core). -0 behaves as 0 in every use here; each field is overwritten before it is reported.
+ */
+const F64_ZERO = -0;
 
 function popcount(m: number): number {
   m = m - ((m >>> 1) & 0x55555555);
@@ -89,9 +97,9 @@ export class Core {
   readonly rows: Row[] = [];
 
   /** This core's clock, ps. */
-  now = 0;
-  epochEnd = 0;
-  period = 0;
+  now = F64_ZERO;
+  epochEnd = F64_ZERO;
+  period = F64_ZERO;
 
   private readonly v: Views;
   private readonly c: Float64Array;
@@ -121,24 +129,24 @@ export class Core {
   // write-combine buffer (one line)
   private readonly wcbEnabled: boolean;
   private wcbKey = -1;
-  private wcbMask = 0;
+  private wcbMask = F64_ZERO;
   private readonly wcb32 = new Uint32Array(LINE_WORDS);
   private readonly wcbData = new Uint8Array(this.wcb32.buffer);
   // logs
   private readonly logBase: number;
   private readonly logCap: number;
   private readonly logSoft: number;
-  logCount = 0;
+  logCount = F64_ZERO;
   private readonly txnBase: number;
   private readonly txnCap: number;
   private readonly txnSoft: number;
-  txnCount = 0;
+  txnCount = F64_ZERO;
   private seq = 0;
   // translation result of the last translate()
   private tKind = 0;
   private tAttrs = 0;
   private tUnit = 0;
-  private tLine = 0;
+  private tLine = F64_ZERO;
   // latency tables (mesh + memory parts in ps, core parts in cycles)
   private readonly dramMeshPs: Float64Array; // per controller: 2 x hops x hop + memory access
   private readonly dramOneWayPs: Float64Array;
@@ -146,7 +154,7 @@ export class Core {
   private readonly mpbRegion: number;
   private readonly cpt: number;
   private readonly matrixRow: number;
-  private cyclesClock = 0;
+  private cyclesClock = F64_ZERO;
 
   constructor(id: number, chip: ResolvedChip, views: Views, seed: number) {
     this.id = id;
@@ -270,7 +278,7 @@ export class Core {
   private restoreTarget(saved: number): void {
     const line = saved % 4294967296;
     this.tLine = line;
-    this.tAttrs = (saved - line) / 4294967296;
+    this.tAttrs = ((saved - line) / 4294967296) | 0;
     const space = line >>> SPACE_SHIFT;
     this.tKind = space === SPACE_MPB ? TARGET_MPB : TARGET_DRAM;
     this.tUnit = space === SPACE_MPB ? (line & 0x0fffffff) >>> 9 : space;
@@ -457,7 +465,7 @@ export class Core {
   private wcbPut(key: number, off: number, src: Uint8Array, srcOff: number, size: number): void {
     if (!this.wcbEnabled) {
       const mask = size >= 32 ? FULL_MASK : (((1 << size) - 1) << off) >>> 0;
-      this.scratch.set(src.subarray(srcOff, srcOff + size), off);
+      copyBytes(this.scratch, off, src, srcOff, size);
       this.memWrite(mask, this.scratch, this.scratch32, 0, size);
       return;
     }
@@ -466,7 +474,7 @@ export class Core {
       this.wcbKey = key;
       this.wcbMask = 0;
     }
-    this.wcbData.set(src.subarray(srcOff, srcOff + size), off);
+    copyBytes(this.wcbData, off, src, srcOff, size);
     this.wcbMask = (this.wcbMask | (size >= 32 ? FULL_MASK : ((1 << size) - 1) << off)) >>> 0;
   }
 
@@ -510,7 +518,7 @@ export class Core {
     const mpbt = (l1.flags[slot]! & FLAG_MPBT) !== 0;
     const s2 = !mpbt && this.l2 ? this.l2.probe(key) : -1;
     if (s2 >= 0) {
-      this.l2!.data.set(l1.data.subarray(slot * LINE_BYTES, slot * LINE_BYTES + LINE_BYTES), s2 * LINE_BYTES);
+      copyLine(this.l2!.data32, s2 * LINE_WORDS, l1.data32, slot * LINE_WORDS);
       this.l2!.flags[s2]! |= FLAG_DIRTY;
       return;
     }
@@ -578,7 +586,7 @@ export class Core {
     const cb = this.cb;
     if (this.tAttrs & ATTR_UNCACHED) {
       const mask = size >= 32 ? FULL_MASK : (((1 << size) - 1) << off) >>> 0;
-      this.scratch.set(src.subarray(srcOff, srcOff + size), off);
+      copyBytes(this.scratch, off, src, srcOff, size);
       this.memWrite(mask, this.scratch, this.scratch32, 0, size);
       return;
     }
@@ -587,7 +595,7 @@ export class Core {
     const s1 = l1.lookup(key);
     if (s1 >= 0) {
       this.l1Hit();
-      l1.data.set(src.subarray(srcOff, srcOff + size), s1 * LINE_BYTES + off);
+      copyBytes(l1.data, s1 * LINE_BYTES + off, src, srcOff, size);
       if (this.l1Write && !mpbt) {
         l1.flags[s1]! |= FLAG_DIRTY;
         return;
@@ -597,7 +605,7 @@ export class Core {
       if (this.l1Alloc && !mpbt) {
         // allocate-on-write: read the line first, then write into it
         const s = this.loadMiss(key);
-        l1.data.set(src.subarray(srcOff, srcOff + size), s * LINE_BYTES + off);
+        copyBytes(l1.data, s * LINE_BYTES + off, src, srcOff, size);
         if (this.l1Write) {
           l1.flags[s]! |= FLAG_DIRTY;
           return;
@@ -618,7 +626,7 @@ export class Core {
       } else if (s2 >= 0) c[cb + C.l2Hits] += 1;
       else c[cb + C.l2Misses] += 1;
       if (s2 >= 0) {
-        l2.data.set(src.subarray(srcOff, srcOff + size), s2 * LINE_BYTES + off);
+        copyBytes(l2.data, s2 * LINE_BYTES + off, src, srcOff, size);
         if (this.l2WriteBack) {
           l2.flags[s2]! |= FLAG_DIRTY;
           return;
@@ -626,7 +634,7 @@ export class Core {
       }
     }
     const mask = size >= 32 ? FULL_MASK : (((1 << size) - 1) << off) >>> 0;
-    this.scratch.set(src.subarray(srcOff, srcOff + size), off);
+    copyBytes(this.scratch, off, src, srcOff, size);
     this.memWrite(mask, this.scratch, this.scratch32, 0, size);
   }
 
@@ -726,12 +734,12 @@ export class Core {
       this.c[this.cb + C.loads] += Math.ceil(n / 4);
       if (this.tAttrs & ATTR_UNCACHED) {
         for (let k = 0; k < n; k += 8) this.memRead(Math.min(8, n - k), STALL_DRAM);
-        if (dst) dst.set(this.bulk.subarray(off, off + n), dstOff + done);
+        if (dst) copyBytes(dst, dstOff + done, this.bulk, off, n);
       } else {
         const s = this.loadSlot(a >>> LINE_SHIFT);
         const extra = Math.ceil(n / 4) - 1;
         if (extra > 0) this.compute(extra * this.l1HitCycles);
-        if (dst) dst.set(this.l1.data.subarray(s * LINE_BYTES + off, s * LINE_BYTES + off + n), dstOff + done);
+        if (dst) copyBytes(dst, dstOff + done, this.l1.data, s * LINE_BYTES + off, n);
       }
       a += n;
       done += n;
@@ -755,7 +763,7 @@ export class Core {
       if (this.tAttrs & ATTR_UNCACHED) {
         for (let k = 0; k < n; k += 8) {
           const m = Math.min(8, n - k);
-          this.scratch.set(from.subarray(fo + k, fo + k + m), off + k);
+          copyBytes(this.scratch, off + k, from, fo + k, m);
           this.memWrite((((1 << m) - 1) << (off + k)) >>> 0, this.scratch, this.scratch32, 0, m);
         }
       } else {

@@ -16,3 +16,12 @@ export function copyLine(dst: Uint32Array, dstWord: number, src: Uint32Array, sr
   dst[dstWord + 6] = src[srcWord + 6]!;
   dst[dstWord + 7] = src[srcWord + 7]!;
 }
+
+/**
+ * Copies `n` bytes (at most a line) between byte views: the partial-line copies of stores,
+ * range reads and the write-combine buffer. Called on every store and range access: a loop,
+ * no view allocated.
+ */
+export function copyBytes(dst: Uint8Array, dstOff: number, src: Uint8Array, srcOff: number, n: number): void {
+  for (let i = 0; i < n; i++) dst[dstOff + i] = src[srcOff + i]!;
+}
