@@ -1,7 +1,8 @@
 // npm run bench: simulated memory operations and core-cycles per wall second for a 48-core
 // SCC run with L1-resident and DRAM-bound loads, on 1 and 2 host CPUs (taskset), with one
 // worker per simulated core (the default) and with 24 cores per worker (2 workers).
-// Then a 48-process mpi-sweep over every size for two collectives (wall time, default layout).
+// Then a 48-process mpi-sweep over every size for two collectives (wall time, with the CLI's
+// default layout fitted to the host and with one worker per core).
 // Writes bench/results/latest.json and prints a table. Not a test: numbers depend on the host.
 // Flags: --quick (shorter runs), --no-mpi.
 import { execFileSync } from 'node:child_process';
@@ -52,18 +53,23 @@ for (const [load, args] of Object.entries(loads)) {
     });
   }
 }
-// issue 4: a 48-process mpi-sweep over every size (1 B .. 64 KB) for one collective
+// issue 4: a 48-process mpi-sweep over every size (1 B .. 64 KB) for one collective, with the
+// CLI's default layout (auto: fitted to the host's CPUs) and with one worker thread per core
 const mpi = [];
 if (!process.argv.includes('--no-mpi'))
-  for (const [op, channel] of [['sendrecv', 'improved'], ['gather', 'original']]) {
-    const t0 = Date.now();
-    const out = execFileSync(process.execPath, [cli, 'run', '--workload', 'mpi-sweep', '--param', `op=${op}`, '--param', 'processes=48', '--param', `channel=${channel}`, '--json', '--quiet'], {
-      encoding: 'utf8',
-      maxBuffer: 512 * 1024 * 1024,
-    });
-    const r = JSON.parse(out);
-    mpi.push({ op, channel, processes: 48, sizes: r.workload.rows.length, wallS: +((Date.now() - t0) / 1000).toFixed(1), workers: r.host.workers });
-  }
+  for (const [op, channel] of [['sendrecv', 'improved'], ['gather', 'original']])
+    for (const layout of ['auto', '1']) {
+      const t0 = Date.now();
+      const out = execFileSync(
+        process.execPath,
+        [cli, 'run', '--workload', 'mpi-sweep', '--param', `op=${op}`, '--param', 'processes=48', '--param', `channel=${channel}`, '--cores-per-worker', layout, '--json', '--quiet'],
+        { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
+      );
+      const r = JSON.parse(out);
+      mpi.push({ op, channel, processes: 48, layout, sizes: r.workload.rows.length, wallS: +((Date.now() - t0) / 1000).toFixed(1), workers: r.host.workers, epochs: r.simulated.epochs, digest: r.digest });
+    }
+for (const op of new Set(mpi.map((x) => x.op)))
+  if (new Set(mpi.filter((x) => x.op === op).map((x) => x.digest)).size !== 1) throw new Error(`mpi-sweep ${op}: the digest depends on the layout`);
 
 const m = (n) => (n / 1e6).toFixed(2) + ' M';
 console.log(`host: ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}${quick ? ', quick' : ''}`);
@@ -72,6 +78,7 @@ for (const r of rows)
   console.log(
     `${r.load.padEnd(12)} ${r.layout.padEnd(29)} ${m(r.cpu1.opsPerSec).padStart(11)}  ${m(r.cpu2.opsPerSec).padStart(12)}  ${m(r.cpu2.cyclesPerSec).padStart(20)}  ${String(r.speedup).padStart(6)}x`,
   );
-for (const x of mpi) console.log(`mpi-sweep ${x.op} (${x.channel}), ${x.processes} processes, ${x.sizes} sizes, ${x.workers} workers: ${x.wallS} s wall (process start included)`);
+for (const x of mpi)
+  console.log(`mpi-sweep ${x.op} (${x.channel}), ${x.processes} processes, ${x.sizes} sizes, layout ${x.layout} (${x.workers} workers): ${x.wallS} s wall (process start included)`);
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 writeFileSync(join(root, 'bench/results/latest.json'), JSON.stringify({ date: new Date().toISOString(), host: { cpus: cpus().length, node: process.version }, rows, mpi }, null, 2));

@@ -20,6 +20,12 @@ describe('manycore arguments', () => {
     });
   });
 
+  it('fits the worker layout to the host unless told: --cores-per-worker auto is the default', () => {
+    expect(parseArgs(['run', '--workload', 'memtest'])).toMatchObject({ coresPerWorker: 'auto' });
+    expect(parseArgs(['run', '--workload', 'memtest', '--cores-per-worker', 'auto'])).toMatchObject({ coresPerWorker: 'auto' });
+    expect(parseArgs(['run', '--workload', 'memtest', '--cores-per-worker', '1'])).toMatchObject({ coresPerWorker: 1 });
+  });
+
   it('parses values as JSON when they are JSON', () => {
     expect(parseValue('3')).toBe(3);
     expect(parseValue('true')).toBe(true);
@@ -33,6 +39,7 @@ describe('manycore arguments', () => {
     expect(() => parseArgs(['run', '--workload', 'm', '--param', 'novalue'])).toThrow(/--param novalue: expected key=value/);
     expect(() => parseArgs(['run', '--workload', 'm', '--cores-per-worker', '0'])).toThrow(/--cores-per-worker 0: must be at least 1/);
     expect(() => parseArgs(['run', '--workload', 'm', '--cores-per-worker', '1.5'])).toThrow(/expected a whole number/);
+    expect(() => parseArgs(['run', '--workload', 'm', '--cores-per-worker', 'many'])).toThrow(/--cores-per-worker many: expected a whole number or auto/);
     expect(() => parseArgs(['run', '--workload', 'm', '--chip', '__proto__.x=1'])).toThrow(/bad path/);
     expect(() => parseArgs(['run', '--experiment', 'f.json', '--seed', '3'])).toThrow(/cannot be combined/);
     expect(() => parseArgs(['fly'])).toThrow(/unknown command "fly"/);

@@ -16,7 +16,8 @@ export interface RunArgs {
   command: 'run';
   experimentFile?: string;
   experiment: Record<string, unknown>;
-  coresPerWorker: number;
+  /** 'auto': fitted to the host's CPUs (fitCoresPerWorker); N: N cores per worker thread. */
+  coresPerWorker: number | 'auto';
   inline: boolean;
   out?: string;
   json: boolean;
@@ -36,8 +37,8 @@ export const USAGE = `manycore: run Manycore Lab experiments headlessly
 
 Usage:
   manycore run --preset scc --workload NAME [--param k=v]... [--chip k=v]... [--seed N]
-               [--quantum-ns N] [--max-time-ns N] [--cores-per-worker N] [--out results.json]
-  manycore run --experiment FILE.json [--cores-per-worker N] [--out results.json]
+               [--quantum-ns N] [--max-time-ns N] [--cores-per-worker N|auto] [--out results.json]
+  manycore run --experiment FILE.json [--cores-per-worker N|auto] [--out results.json]
   manycore list [--json]
 
 Options:
@@ -47,7 +48,9 @@ Options:
   --quantum-ns N        epoch length in simulated ns (default 1000)
   --sample-ns N         telemetry sampling interval in simulated ns (default 10000)
   --max-time-ns N       stop at this simulated time
-  --cores-per-worker N  simulated cores per host worker thread (default 1: one worker per core)
+  --cores-per-worker N  simulated cores per host worker thread; 1 = one worker per simulated core.
+                        Default auto: one worker per core when the host has a CPU for each, else
+                        about one worker per CPU (ceil(cores / CPUs) cores each). Same results.
   --inline              run every core on the main thread (no workers; same results)
   --out FILE            write the results JSON to FILE (written only when the run succeeds)
   --json                print the results JSON to stdout instead of the summary
@@ -105,7 +108,7 @@ export function parseArgs(argv: string[]): Args {
   const out: RunArgs = {
     command: 'run',
     experiment: {},
-    coresPerWorker: 1,
+    coresPerWorker: 'auto',
     inline: false,
     json: false,
     quiet: false,
@@ -151,7 +154,12 @@ export function parseArgs(argv: string[]): Args {
         top.stop = { maxTimeNs: number(flag, next(), { min: 0 }) };
         break;
       case '--cores-per-worker':
-        out.coresPerWorker = number(flag, next(), { int: true, min: 1 });
+        {
+          const v = next();
+          if (v === 'auto') out.coresPerWorker = 'auto';
+          else if (v !== undefined && v.trim() !== '' && !Number.isFinite(Number(v))) throw new UsageError(`${flag} ${v}: expected a whole number or auto`);
+          else out.coresPerWorker = number(flag, v, { int: true, min: 1 });
+        }
         break;
       case '--experiment':
         out.experimentFile = next();

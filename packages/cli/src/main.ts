@@ -6,6 +6,7 @@
  * Exit codes: 0 ok, 1 the simulation failed, 2 bad input.
  */
 import { readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import {
   ExperimentError,
@@ -100,7 +101,7 @@ async function run(args: RunArgs): Promise<void> {
     process.stdout.write(JSON.stringify(prepared.experiment, null, 2) + '\n');
     return;
   }
-  const sim = new Simulation(input, workloads, { coresPerWorker: args.coresPerWorker });
+  const sim = new Simulation(input, workloads, { coresPerWorker: args.coresPerWorker, hostCpus: availableParallelism() });
   const tty = process.stderr.isTTY && !args.quiet && !args.json;
   let timer: ReturnType<typeof setInterval> | undefined;
   const t0 = performance.now();

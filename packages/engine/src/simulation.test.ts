@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runProgram } from './testing';
+import { experimentFor, programWorkload, runProgram, type ProgramRun } from './testing';
+import { fitCoresPerWorker, Simulation } from './simulation';
 import { DUE } from './core';
 
 describe('simulation driver', () => {
@@ -47,5 +48,24 @@ describe('simulation driver', () => {
     // a sample lands on the first epoch boundary past each interval: within one quantum
     for (let i = 1; i < t.length - 1; i++) expect(Math.abs(t[i]! - t[i - 1]! - r.series.intervalNs)).toBeLessThanOrEqual(1000);
     expect(r.series.coreUtilization[1]![0]).toBeGreaterThan(0.95);
+  });
+});
+
+describe('fitCoresPerWorker', () => {
+  it('gives one worker per core when the host has a CPU for each, else about one worker per CPU', () => {
+    expect(fitCoresPerWorker(48, 64)).toBe(1);
+    expect(fitCoresPerWorker(48, 48)).toBe(1);
+    expect(fitCoresPerWorker(48, 2)).toBe(24);
+    expect(fitCoresPerWorker(48, 1)).toBe(48);
+    expect(fitCoresPerWorker(256, 6)).toBe(43); // 6 workers, the last with 41 cores
+    expect(fitCoresPerWorker(48, 0)).toBe(48); // a host that reports no CPU count is taken as one
+  });
+
+  it("is what coresPerWorker 'auto' uses", () => {
+    const run: ProgramRun = { cores: [0], program: function* () {} };
+    const registry = { 'test-program': programWorkload(run) };
+    const sim = new Simulation(experimentFor(run), registry, { coresPerWorker: 'auto', hostCpus: 2 });
+    expect([sim.coresPerWorker, sim.workers]).toEqual([24, 2]);
+    expect(new Simulation(experimentFor(run), registry, { coresPerWorker: 'auto', hostCpus: 96 }).workers).toBe(48);
   });
 });

@@ -115,8 +115,24 @@ export interface HostAdapter {
 }
 
 export interface SimulationOptions {
-  coresPerWorker?: number;
+  /** Simulated cores per worker thread (default 1), or 'auto': fitted to `hostCpus` (fitCoresPerWorker). */
+  coresPerWorker?: number | 'auto';
+  /** Host CPUs, for coresPerWorker 'auto' (the host adapter's count; the engine never asks the host). */
+  hostCpus?: number;
   layout?: LayoutOptions;
+}
+
+/**
+ * The worker layout that fits a host with `hostCpus` CPUs: one worker thread per simulated core
+ * when there is a CPU for each, else ceil(cores / hostCpus) cores per worker (one worker per
+ * CPU). Results do not depend on the layout; speed does: every epoch wakes each worker that
+ * owns a runnable core, and threads beyond the CPUs only add switches and per-thread JIT
+ * warm-up (ARCHITECTURE.md, "What one thread per core costs on a small host").
+ */
+export function fitCoresPerWorker(cores: number, hostCpus: number): number {
+  if (!Number.isInteger(cores) || cores < 1) throw new ExperimentError(`cores: expected a positive integer, got ${cores}`);
+  const cpus = Number.isFinite(hostCpus) && hostCpus >= 1 ? Math.floor(hostCpus) : 1;
+  return cpus >= cores ? 1 : Math.ceil(cores / cpus);
 }
 
 export interface Progress {
@@ -155,7 +171,7 @@ export class Simulation {
     this.layoutOpts = opts.layout ?? {};
     this.run = prepareRun(input, registry, this.layoutOpts);
     const cores = this.run.chip.topo.cores;
-    const cpw = opts.coresPerWorker ?? 1;
+    const cpw = opts.coresPerWorker === 'auto' ? fitCoresPerWorker(cores, opts.hostCpus ?? 1) : (opts.coresPerWorker ?? 1);
     if (!Number.isInteger(cpw) || cpw < 1) throw new ExperimentError(`coresPerWorker: expected a positive integer, got ${cpw}`);
     this.coresPerWorker = Math.min(cpw, cores);
     this.workers = Math.ceil(cores / this.coresPerWorker);
