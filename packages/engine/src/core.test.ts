@@ -44,6 +44,30 @@ describe('non-coherent caches', () => {
     expect(r.simulated.cores[0]!.dramReads).toBe(1);
   });
 
+  it('stores that miss go to memory one transaction per store; a line loaded first takes them and goes back whole', () => {
+    const line = new Uint8Array(32).fill(5);
+    const r = runProgram({
+      cores: [0, 2],
+      *program(core) {
+        const base = SHARED + core.id * 4096;
+        // 4 lines written as 32-bit stores: core 0 into uncached-in-cache lines, core 2 after
+        // loading one word of each line (software allocate-on-write), then flushing
+        for (let i = 0; i < 4; i++) {
+          if (core.id === 2) core.load32(base + i * 32);
+          core.writeRange(base + i * 32, 32, line);
+        }
+        if (core.id === 2) core.flush();
+        core.fence();
+      },
+    });
+    const [c0, c2] = [r.simulated.cores[0]!, r.simulated.cores[2]!];
+    expect(c0.stores).toBe(32);
+    expect(c0.dramWrites).toBe(32); // no write-allocate: every 4 B store is a transaction
+    expect(c0.dramReads).toBe(0);
+    expect(c2.dramWrites).toBe(4); // the flush writes the 4 dirty lines back whole
+    expect(c2.stores).toBe(32);
+  });
+
   it('MPBT lines are cached in L1 only; CL1INVMB drops them so a poll sees new data', () => {
     const seen: number[] = [];
     runProgram({
@@ -252,7 +276,7 @@ describe('contention', () => {
       *program(core) {
         const base = SHARED + core.id * (1 << 20);
         if (core.id === 0) {
-          core.copy(base + (1 << 19), base, 65536); // one long step, far past the epoch end
+          core.copy(base + (1 << 19), base, 8192); // one long step (256 line reads, 2048 store misses), far past the epoch end
           core.fence();
         } else {
           const t0 = core.now;

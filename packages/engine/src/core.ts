@@ -578,8 +578,11 @@ export class Core {
   /**
    * Stores `size` bytes from src at addr through the hierarchy (write-through L1, write-back
    * L2, no write-allocate, MPBT through the write-combine buffer). Caller translated addr.
+   * `size` bytes are size / storeWidth stores: when the line misses both caches each store is
+   * its own memory transaction (scc.md: byte stores are one memory transaction each).
+   * Called on every cached store.
    */
-  private storeBytes(addr: number, src: Uint8Array, srcOff: number, size: number): void {
+  private storeBytes(addr: number, src: Uint8Array, srcOff: number, size: number, storeWidth: number): void {
     const key = addr >>> LINE_SHIFT;
     const off = addr & 31;
     const c = this.c;
@@ -633,9 +636,12 @@ export class Core {
         }
       }
     }
-    const mask = size >= 32 ? FULL_MASK : (((1 << size) - 1) << off) >>> 0;
-    copyBytes(this.scratch, off, src, srcOff, size);
-    this.memWrite(mask, this.scratch, this.scratch32, 0, size);
+    // no write-allocate: a store that misses goes to memory, one transaction per store
+    for (let k = 0; k < size; k += storeWidth) {
+      const m = Math.min(storeWidth, size - k);
+      copyBytes(this.scratch, off + k, src, srcOff + k, m);
+      this.memWrite((((1 << m) - 1) << (off + k)) >>> 0, this.scratch, this.scratch32, 0, m);
+    }
   }
 
   // ---------------------------------------------------------------- scalar loads and stores
@@ -696,7 +702,7 @@ export class Core {
     this.checkAlign(addr, size);
     this.c[this.cb + C.stores] += 1;
     this.translate(addr);
-    this.storeBytes(addr, this.scratchVal, 0, size);
+    this.storeBytes(addr, this.scratchVal, 0, size, size);
   }
   private readonly scratchVal = new Uint8Array(8);
   private readonly scratchValDv = new DataView(this.scratchVal.buffer);
@@ -767,7 +773,7 @@ export class Core {
           this.memWrite((((1 << m) - 1) << (off + k)) >>> 0, this.scratch, this.scratch32, 0, m);
         }
       } else {
-        this.storeBytes(a, from, fo, n);
+        this.storeBytes(a, from, fo, n, 4);
         if (words > 1) this.compute((words - 1) * this.l1HitCycles);
       }
       a += n;

@@ -63,6 +63,18 @@ export function* checkPattern(core: Core, addr: number, bytes: number, seed: num
   return -1;
 }
 
+/**
+ * Stores `bytes` from src at addr with software allocate-on-write (scc.md sections 1 and 9): the
+ * SCC's caches do not allocate on a write miss, so a store to a line that is not cached goes to
+ * memory as a transaction of its own; loading one word of each destination line first brings
+ * the line into the caches, and the stores then hit (the dirty line goes back whole when it is
+ * evicted or flushed). Charges the loads and the stores like the loop that does it.
+ */
+export function writeAllocated(core: Core, addr: number, bytes: number, src: Uint8Array, srcOff = 0): void {
+  for (let line = addr - (addr & 31); line < addr + bytes; line += 32) core.load32(line);
+  core.writeRange(addr, bytes, src, srcOff);
+}
+
 /** A bump allocator over a core's private memory (32 B aligned). */
 export class Arena {
   private next: number;

@@ -13,7 +13,11 @@
  *                     own; only a token of Z bytes (the chunk's number) travels, with RCCE.
  *  - cached-shared:   the same buffers, cached; with no coherence each stage flushes its whole
  *                     cache (the SCC's software flush, flushCache) before reading a chunk and
- *                     after writing it: 2 flushes per chunk per core.
+ *                     after writing it: 2 flushes per chunk per core. The caches do not allocate
+ *                     on a write miss and the flush has just emptied them, so the stage writes
+ *                     its output with software allocate-on-write (writeAllocated: one load per
+ *                     line, then the stores hit; the second flush writes the lines back whole);
+ *                     plain stores would each be a DRAM transaction.
  * Stage 0 reads the input from its private memory, where it generated it (from the seed) before
  * the timed run; the last stage writes into its own output buffer and checks every byte
  * against the input transformed m times. Tokens and chunks are synchronous RCCE sends, so a
@@ -45,6 +49,7 @@
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type Core, type ResolvedChip, type Row, type Sim, type SimulatedStats, type WorkloadDef } from '@manycore/engine';
 import { Rcce } from '../rcce/index';
+import { touch, writeAllocated } from '../lib/mem';
 import {
   PIPELINE_MODES,
   PIPELINE_ORDERS,
@@ -104,14 +109,15 @@ const piece = new Uint8Array(PIECE);
 const want = new Uint8Array(PIECE);
 
 /** Transforms `bytes` from inAddr to outAddr; on the last stage, counts bytes that differ from the expected output. */
-function* transform(core: Core, inAddr: number, outAddr: number, bytes: number, work: number, expect: { seed: number; table: Uint8Array; from: number } | null): Sim<number> {
+function* transform(core: Core, inAddr: number, outAddr: number, bytes: number, work: number, allocate: boolean, expect: { seed: number; table: Uint8Array; from: number } | null): Sim<number> {
   let bad = 0;
   for (let o = 0; o < bytes; o += PIECE) {
     const n = Math.min(PIECE, bytes - o);
     core.readRange(inAddr + o, n, piece);
     for (let i = 0; i < n; i++) piece[i] = stageOp(piece[i]!);
     if (work > 0) core.compute(work * n);
-    core.writeRange(outAddr + o, n, piece);
+    if (allocate) writeAllocated(core, outAddr + o, n, piece);
+    else core.writeRange(outAddr + o, n, piece);
     if (expect) {
       inputBytes(expect.seed, expect.from + o, want, n);
       for (let i = 0; i < n; i++) if (piece[i] !== expect.table[want[i]!]) bad++;
@@ -127,7 +133,7 @@ function* generate(core: Core, addr: number, bytes: number, seed: number): Sim<v
   for (let o = 0; o < bytes; o += buf.length) {
     const n = Math.min(buf.length, bytes - o);
     inputBytes(seed, o, buf, n);
-    core.writeRange(addr + o, n, buf);
+    writeAllocated(core, addr + o, n, buf);
     if (core.due()) yield DUE;
   }
 }
@@ -185,6 +191,10 @@ export const pipeline: WorkloadDef<P> = {
 
     // ---- set-up (untimed): the input on stage 0, page types of the shared buffers
     if (s === 0) yield* generate(core, base + SRC, p.dataBytes, ctx.seed);
+    // private mode: the receive buffer is read once, as a warm-up round would (with no
+    // write-allocate a buffer that is only ever written never enters the caches, and every
+    // received word would be a DRAM write); a chunk larger than L2 still spills
+    if (p.mode === 'private' && s > 0) yield* touch(core, base + BUF, p.chunkBytes);
     if (p.mode === 'uncached-shared') {
       const mine = [bufs[s]!, ...(s > 0 ? [bufs[s - 1]!] : [])];
       for (const b of mine) for (let page = b.addr >>> 24; page <= (b.addr + SLOTS * p.chunkBytes - 1) >>> 24; page++) core.mapPage(page * (1 << 24), 'uncached');
@@ -219,7 +229,7 @@ export const pipeline: WorkloadDef<P> = {
         flushPs += core.now - f0;
       }
       const outAddr = shared ? bufs[s]!.addr + (k % SLOTS) * p.chunkBytes : base + BUF;
-      mismatches += yield* transform(core, inAddr, outAddr, bytes, p.workCyclesPerByte, table ? { seed: ctx.seed, table, from: k * p.chunkBytes } : null);
+      mismatches += yield* transform(core, inAddr, outAddr, bytes, p.workCyclesPerByte, p.mode === 'cached-shared', table ? { seed: ctx.seed, table, from: k * p.chunkBytes } : null);
       if (p.mode === 'cached-shared') {
         const f0 = core.now;
         yield* flushCache(core, p.flush, flushes++);
