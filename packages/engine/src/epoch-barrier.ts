@@ -8,19 +8,26 @@
  * epoch in `list` and returns how many. So commit() runs exactly once per epoch, never while a
  * run() or another commit() of the same run is in progress. Workers that are not named sleep on
  * their own wake word until a later commit names them. A worker leaves the loop when it finds
- * the status no longer Running (the committer of the last epoch names every worker, so all of
- * them see it).
+ * the run over: status Done, Error or Stopped (the committer of the last epoch names every
+ * worker, so all of them see it).
  *
  * Shared words (Int32, Atomics only):
  *   ctl[CTL.expected]  workers of the current epoch; written by the committer BEFORE it wakes
  *                      anyone, constant until every one of them has arrived
  *   ctl[CTL.arrived]   arrivals in the current epoch; reset by the committer
- *   ctl[CTL.status]    Running until the run is over
+ *   ctl[CTL.status]    Running (or Paused while a committer holds a pause) until the run is over
  *   wake[w]            bumped (and notified) to start worker w's next epoch
  *
- * Invariant that makes it safe: a worker reads `expected` before it arrives. After its arrival
- * the last worker may already have committed and stored the next epoch's count; comparing
- * against that value could make a second worker commit while the next epoch runs.
+ * Invariants that make it safe:
+ * - A worker reads `expected` before it arrives. After its arrival the last worker may already
+ *   have committed and stored the next epoch's count; comparing against that value could make
+ *   a second worker commit while the next epoch runs.
+ * - A worker leaves the loop only when the run is over (Done, Error, Stopped), never because it
+ *   sees Paused. A committer that has just woken the next epoch's workers may find the status
+ *   Paused: those workers can have run that epoch already, and its committer can be holding a
+ *   pause request (honourRequests). Taking that for the end left the worker out of every later
+ *   epoch that named it, and the barrier stalled (seen in the web lab, whose frame pacing pauses
+ *   at every frame; workers/epoch-barrier.test.ts reproduces it).
  */
 import { CTL, Status } from './layout';
 
@@ -34,11 +41,17 @@ export interface EpochHooks {
   commit(list: Int32Array): number;
 }
 
+/** Is the run over? (Running and Paused are not: a paused run goes on.) */
+function over(ctl: Int32Array): boolean {
+  const s = Atomics.load(ctl, CTL.status);
+  return s !== Status.Running && s !== Status.Paused;
+}
+
 /** The whole epoch loop of worker `index`. Blocks (Atomics.wait) between epochs; returns when the run is over. */
 export function epochLoop(ctl: Int32Array, wake: Int32Array, index: number, list: Int32Array, hooks: EpochHooks): void {
   for (;;) {
     const gen = Atomics.load(wake, index);
-    if (Atomics.load(ctl, CTL.status) !== Status.Running) return;
+    if (over(ctl)) return;
     hooks.run();
     const expected = Atomics.load(ctl, CTL.expected);
     if (Atomics.add(ctl, CTL.arrived, 1) + 1 === expected) {
@@ -51,7 +64,7 @@ export function epochLoop(ctl: Int32Array, wake: Int32Array, index: number, list
         Atomics.add(wake, list[i]!, 1);
         Atomics.notify(wake, list[i]!);
       }
-      if (Atomics.load(ctl, CTL.status) !== Status.Running) return;
+      if (over(ctl)) return;
     }
     while (Atomics.load(wake, index) === gen) Atomics.wait(wake, index, gen);
   }
