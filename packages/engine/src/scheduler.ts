@@ -127,7 +127,9 @@ export class CoreRunner {
         return false;
       }
       if (req === Request.Step) {
-        Atomics.store(ctl, CTL.request, Request.Pause);
+        // one epoch, then pause, unless the host has asked for something else meanwhile (a
+        // plain store would overwrite a Run sent just after the Step and leave the run paused)
+        Atomics.compareExchange(ctl, CTL.request, Request.Step, Request.Pause);
         Atomics.store(ctl, CTL.status, Status.Running);
         return true;
       }
