@@ -41,9 +41,11 @@ describe('rcce-bcast', () => {
   // from the first receiver on: the sender and every receiver do the same busy work per chunk
   // (one 32-bit copy loop each), and the sender's serial, locked flag writes only add waiting
   // as receivers are added. Also tried, none gives a peak: RCCE's linear RCCE_bcast (falls as
-  // 1/N, above), counting the instructions of the receivers' poll loops as busy (polling runs at
-  // a lower rate than copying, so every series still falls), and a finite service rate of the
-  // root's MPB port (steeper fall past 16 receivers). See the notes on issue 4.
+  // 1/N, above), counting the waiting (poll loops) as busy at a fraction f of its time (f = 0.3,
+  // 0.5, 0.7: every series falls from N = 1; f = 1: 0.98, 0.91, 0.85, 0.80, 0.79 at 12, then
+  // back to 0.82, a trough rather than a peak; the first receiver shares the root's tile, every
+  // further one is farther and stalls more), and a finite service rate of the root's MPB port
+  // (steeper fall past 16 receivers). See the notes on issue 4.
   it.fails('the busy ratio peaks near 8 receivers (not reproduced by this model)', () => {
     const br = rows.map((r) => r.busyRatio as number);
     const peak = ns[br.indexOf(Math.max(...br))]!;
