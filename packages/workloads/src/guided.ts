@@ -201,7 +201,7 @@ export const guidedExperiments: GuidedExperiment[] = [
     title: 'Pipeline, cached shared memory: the flushes set the pace',
     source: 'scc.md 7',
     whatToLookFor:
-      'With no coherence every stage flushes its whole cache before reading a chunk and after writing it (2 flushes per chunk per core, the SCC\'s software flush reads an L2-sized region). A flush costs the same at any chunk size, so small chunks are dominated by flushes (flushShare) and slow; as C grows the flushes are amortised, and above the L2 size (256 KB) cached shared memory overtakes private mode, whose chunks no longer fit in L2.',
+      'With no coherence every stage flushes its whole cache before reading a chunk and after writing it (2 flushes per chunk per core, the SCC\'s software flush reads an L2-sized region). The flush has just emptied the caches and they do not allocate on a write miss, so each stage writes its output with software allocate-on-write (one load per line, then the stores hit; plain stores would each be a DRAM transaction). A flush costs the same at any chunk size, so small chunks are dominated by flushes (flushShare) and slow; as C grows the flushes are amortised, and above the L2 size (256 KB) cached shared memory overtakes private mode, whose chunks no longer fit in L2.',
     experiments: (['cached-shared', 'private'] as const).flatMap((mode) =>
       [16384, 65536, 262144, 524288, 1048576].map((chunkBytes) => exp('pipeline', { mode, stages: 4, dataBytes: 2097152, chunkBytes })),
     ),
@@ -213,7 +213,7 @@ export const guidedExperiments: GuidedExperiment[] = [
     title: '48 stages: snake order vs id order',
     source: 'scc.md 7',
     whatToLookFor:
-      'In id order stage 11 hands over to stage 12 across the whole mesh (6 hops), likewise 23-24 and 35-36; in snake order every neighbour is on the same tile or one hop away. With 256 KB chunks snake order is a little faster in every mode (about 0.5-1 %). The scc.md observation that the gain is largest for cached shared memory does not come out here: uncached mode pays the hops on four 8 B transactions per line and gains most. With several chunks in flight (dataBytes 2 MB) snake order is slower in the shared modes: the wave of active stages stays on one controller for 12 stages, where id order changes controller every 6 (watch the controller queue chart).',
+      'In id order stage 11 hands over to stage 12 across the whole mesh (6 hops), likewise 23-24 and 35-36; in snake order every neighbour is on the same tile or one hop away. With 256 KB chunks snake order is a little faster in every mode (about 0.4-1 %). The scc.md observation that the gain is largest for cached shared memory does not come out here: uncached mode pays the hops on four 8 B transactions per line and gains most. With several chunks in flight (dataBytes 2 MB) snake order is slower in the shared modes: the wave of active stages stays on one controller for 12 stages, where id order changes controller every 6 (watch the controller queue chart).',
     experiments: (['private', 'uncached-shared', 'cached-shared'] as const).flatMap((mode) =>
       (['id', 'snake'] as const).map((order) => exp('pipeline', { mode, order, stages: 48, dataBytes: 262144, chunkBytes: 262144 })),
     ),
