@@ -32,6 +32,9 @@ describe('digest is bit-identical across host layouts', () => {
     ['memtest', ['--param', 'accesses=16']],
     ['l1-stream', ['--param', 'loads=20000', '--param', 'bufferBytes=65536']],
     ['mpb-pingpong', ['--param', 'hops=3', '--param', 'bytes=512']],
+    // RCKMPI gather into a 384 KB receive buffer (larger than L2): locks, polling and about
+    // 130 000 store misses, each a DRAM write of its own, from the root
+    ['mpi-sweep', ['--param', 'op=gather', '--param', 'processes=6', '--param', 'minBytes=65536', '--param', 'maxBytes=65536', '--param', 'iterations=1', '--param', 'warmup=0']],
   ] as const) {
     it(`${name}: twice, taskset -c 0 and -c 0,1, 1 and 8 cores per worker, inline`, () => {
       const base = ['run', '--workload', name, ...params];
