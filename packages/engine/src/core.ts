@@ -578,8 +578,9 @@ export class Core {
   /**
    * Stores `size` bytes from src at addr through the hierarchy (write-through L1, write-back
    * L2, no write-allocate, MPBT through the write-combine buffer). Caller translated addr.
-   * `size` bytes are size / storeWidth stores: when the line misses both caches each store is
-   * its own memory transaction (scc.md: byte stores are one memory transaction each).
+   * `size` bytes are size / storeWidth stores: on an uncached page, or when the line misses both
+   * caches, each store is its own memory transaction (scc.md: byte stores are one memory
+   * transaction each).
    * Called on every cached store.
    */
   private storeBytes(addr: number, src: Uint8Array, srcOff: number, size: number, storeWidth: number): void {
@@ -588,9 +589,7 @@ export class Core {
     const c = this.c;
     const cb = this.cb;
     if (this.tAttrs & ATTR_UNCACHED) {
-      const mask = size >= 32 ? FULL_MASK : (((1 << size) - 1) << off) >>> 0;
-      copyBytes(this.scratch, off, src, srcOff, size);
-      this.memWrite(mask, this.scratch, this.scratch32, 0, size);
+      this.writeStores(off, src, srcOff, size, storeWidth);
       return;
     }
     const mpbt = (this.tAttrs & ATTR_MPBT) !== 0;
@@ -637,6 +636,14 @@ export class Core {
       }
     }
     // no write-allocate: a store that misses goes to memory, one transaction per store
+    this.writeStores(off, src, srcOff, size, storeWidth);
+  }
+
+  /**
+   * Sends `size` bytes from src, at byte `off` of the current translation target's line, to
+   * memory as stores of `storeWidth` bytes (at most 8), each a transaction of its own.
+   */
+  private writeStores(off: number, src: Uint8Array, srcOff: number, size: number, storeWidth: number): void {
     for (let k = 0; k < size; k += storeWidth) {
       const m = Math.min(storeWidth, size - k);
       copyBytes(this.scratch, off + k, src, srcOff + k, m);
@@ -766,16 +773,10 @@ export class Core {
       this.c[this.cb + C.stores] += words;
       const from = fill ? this.fillBuf : (src as Uint8Array);
       const fo = fill ? 0 : srcOff + done;
-      if (this.tAttrs & ATTR_UNCACHED) {
-        for (let k = 0; k < n; k += 8) {
-          const m = Math.min(8, n - k);
-          copyBytes(this.scratch, off + k, from, fo + k, m);
-          this.memWrite((((1 << m) - 1) << (off + k)) >>> 0, this.scratch, this.scratch32, 0, m);
-        }
-      } else {
-        this.storeBytes(a, from, fo, n, 4);
-        if (words > 1) this.compute((words - 1) * this.l1HitCycles);
-      }
+      // uncached: 8 B bus transactions; cached: 32-bit stores (the first charged by the store)
+      const uncached = (this.tAttrs & ATTR_UNCACHED) !== 0;
+      this.storeBytes(a, from, fo, n, uncached ? 8 : 4);
+      if (!uncached && words > 1) this.compute((words - 1) * this.l1HitCycles);
       a += n;
       done += n;
     }
