@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { parseExperiment, prepareRun, type Experiment, type PreparedRun, type TimelineEvent } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
-import { browserHost } from '../../../workers/browser-host';
+import { browserHost } from '@manycore/workers/browser-host';
 import { LiveCharts, markersOf } from './components/Charts';
 import { ChipView } from './components/ChipView';
 import { Controls } from './components/Controls';

@@ -17,7 +17,7 @@ import {
   type Results,
 } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
-import { nodeHost } from '../../../workers/node-host';
+import { nodeHost } from '@manycore/workers/node-host';
 import { parseArgs, UsageError, USAGE, type RunArgs } from './args';
 import { formatSummary, progressLine } from './summary';
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CTL, Simulation, type ExperimentInput } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
-import { nodeHost } from '../../../../workers/node-host';
+import { nodeHost } from '@manycore/workers/node-host';
 import { browserPacerHost } from './frame-pacer';
 import { LiveRun } from './live-run';
 
