@@ -100,6 +100,14 @@ export class Cache {
     copyLine(this.data32, slot * LINE_WORDS, src, srcWord);
   }
 
+  /** Installs key in slot without data (tag-only caches: timing and occupancy). */
+  fillTag(slot: number, key: number, flags: number): void {
+    if (this.tags[slot] === -1) this.valid++;
+    this.tags[slot] = key;
+    this.flags[slot] = flags;
+    this.lru[slot] = this.stamp++;
+  }
+
   invalidate(slot: number): void {
     if (this.tags[slot] !== -1) this.valid--;
     this.tags[slot] = -1;

@@ -17,7 +17,9 @@
  */
 import type { ResolvedChip } from './chip';
 import { corePeriodPs } from './chip';
-import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, EVENTS_CAP, ISL_SLOTS, LINK_SLOTS, S, SERIES_CAP, Status, Request, WLOG_BYTES, WLOG_TAS, type Views } from './layout';
+import { familyOf } from './chips/registry';
+import type { AnyChipFamily } from './chips/family';
+import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, EVENTS_CAP, ISL_SLOTS, LINK_SLOTS, S, SERIES_CAP, Status, Request, WLOG_BYTES, WLOG_TAS, WLOG_UNIT, type Views } from './layout';
 import { readCommittedLine, valueAt, writeCommittedLine } from './memory';
 import { ISL, PowerModel } from './power';
 import { BLOCK_REASON_NAMES, BlockReason, C, CoreState, compare, LINE_WORDS, SPACE_SHIFT } from './vocabulary';
@@ -42,6 +44,7 @@ export class Committer {
   private readonly weaver: Weaver;
   private readonly power: PowerModel;
   private readonly participant: Uint8Array;
+  private readonly family: AnyChipFamily;
   private refs = new Float64Array(1024);
   private times = new Float64Array(1024);
   private order = new Uint32Array(1024);
@@ -58,6 +61,7 @@ export class Committer {
     this.weaver = new Weaver(chip, v);
     this.power = new PowerModel(chip, v);
     this.participant = new Uint8Array(chip.topo.cores);
+    this.family = familyOf(chip.family);
     for (const c of settings.participants) this.participant[c] = 1;
     this.lineBytes = new Uint8Array(v.state);
   }
@@ -250,6 +254,11 @@ export class Committer {
       const lineId = v.wlogU[(at >>> 2) + 2]!;
       const mask = v.wlogU[(at >>> 2) + 3]!;
       const kind = v.wlogU[(at >>> 2) + 4]!;
+      if (kind === WLOG_UNIT) {
+        // a family unit's request (e.g. a line filled into a home L2): no data, no waiter to check
+        this.family.commitUnit?.(v, chip, lineId, mask, core, t);
+        continue;
+      }
       if (kind === WLOG_TAS) {
         const reg = lineId & 0x0fffffff;
         const old = v.tas[reg]!;

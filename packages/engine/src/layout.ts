@@ -26,6 +26,8 @@
  *   events   Float64 x EVENTS_CAP x 4     applied live changes (time, kind, target, value)
  *   wake     Int32 x cores            one wake word per worker (at most one worker per core)
  *   cal      Float64 x controllers x CAL_CAP x 2   booked service intervals per controller
+ *   unit     chip.unitStateBytes     state of the family's memory-side units (a TILE64 home L2's tags);
+ *            read by cores during an epoch, written only by the committer
  */
 import type { ResolvedChip } from './chip';
 import { CORE_COUNTERS } from './vocabulary';
@@ -126,6 +128,8 @@ export const CORE_SLOTS = CORE_COUNTERS + 32;
 export const WLOG_BYTES = 64;
 export const WLOG_WRITE = 0;
 export const WLOG_TAS = 1;
+/** A request to a family memory-side unit, applied at commit by ChipFamily.commitUnit (no data written). */
+export const WLOG_UNIT = 2;
 /** Transaction entry (32 B): f64 arrival at target, u32 target, u32 src tile, u32 flits, u32 count, f64 spacing ps. */
 export const TXN_BYTES = 32;
 export const TXN_TARGET_MPB = 0x10000; // target = controller, or TXN_TARGET_MPB | tile
@@ -172,11 +176,13 @@ export interface Layout {
     events: number;
     wake: number;
     cal: number;
+    unit: number;
   };
   l1Stride: number; // bytes per core
   l2Stride: number;
   mpbBytes: number;
   tasRegs: number;
+  unitBytes: number;
 }
 
 export interface LayoutOptions {
@@ -257,6 +263,7 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}): Lay
     events: take(EVENTS_CAP * 4 * 8),
     wake: take(cores * 4),
     cal: take(chip.controllers * CAL_CAP * 2 * 8),
+    unit: take(chip.unitStateBytes ?? 0),
   };
   return {
     cores,
@@ -276,6 +283,7 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}): Lay
     l2Stride,
     mpbBytes: chip.mpbBytes,
     tasRegs: chip.tasRegisters,
+    unitBytes: chip.unitStateBytes ?? 0,
   };
 }
 
@@ -307,6 +315,8 @@ export interface Views {
   events: Float64Array;
   wake: Int32Array;
   cal: Float64Array;
+  /** The family units' state (layout.unitBytes bytes) as 32-bit words. */
+  unit: Int32Array;
 }
 
 export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: SharedArrayBuffer): Views {
@@ -339,6 +349,7 @@ export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: Shared
     events: new Float64Array(state, o.events, EVENTS_CAP * 4),
     wake: new Int32Array(state, o.wake, cores),
     cal: new Float64Array(state, o.cal, layout.controllers * CAL_CAP * 2),
+    unit: new Int32Array(state, o.unit, layout.unitBytes >>> 2),
   };
 }
 

@@ -17,13 +17,14 @@
 import { Committer, type RunSettings } from './commit';
 import { epochLoop } from './epoch-barrier';
 import type { ResolvedChip } from './chip';
-import { Core, type Row } from './core';
+import { familyOf } from './chips/registry';
+import type { CoreBase, Row } from './core';
 import { CORE_SLOTS, CTL, CTLF, Request, Status, type Views } from './layout';
 import { C, CoreState, YIELD_BLOCKED, type Sim } from './vocabulary';
 import type { AnyWorkload, WorkloadContext } from './workload';
 
 export interface OwnedCore {
-  core: Core;
+  core: CoreBase;
   program: Sim<void> | null;
 }
 
@@ -53,8 +54,9 @@ export class CoreRunner {
     this.wakeList = new Int32Array(chip.topo.cores);
     const ctx: WorkloadContext = { chip, seed, participants: settings.participants };
     const participates = new Set(settings.participants);
+    const family = familyOf(chip.family);
     for (const id of coreIds) {
-      const core = new Core(id, chip, v, seed);
+      const core = family.makeCore(id, chip, v, seed);
       this.owned.push({ core, program: participates.has(id) ? workload.program(core, params, ctx) : null });
     }
   }

@@ -11,7 +11,8 @@
  * Host adapters are thin: workers/node-host.ts (worker_threads), workers/browser-host.ts (Web
  * Workers), and the inline host here (all cores on the calling thread, for tests).
  */
-import { chipConfig, deepMerge, resolveChip, type ResolvedChip } from './chip';
+import { deepMerge, type ResolvedChip } from './chip';
+import { chipConfig, presetOf, resolvePresetChip } from './chips/registry';
 import { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR, type RunSettings } from './commit';
 import type { Row } from './core';
 import { ExperimentError, formatIssues, parseExperiment, type Experiment } from './experiment';
@@ -45,8 +46,15 @@ export function prepareRun(input: unknown, registry: WorkloadRegistry, layoutOpt
   const parsed = workload.params.safeParse(experiment.workload.params);
   if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, `workload.params (${workload.name})`));
   const params = parsed.data as Record<string, unknown>;
+  const family = presetOf(experiment.chip.preset).family;
+  const families = workload.families ?? ['scc'];
+  if (!families.includes(family))
+    throw new ExperimentError(
+      `workload.name: ${workload.name} runs on chip families ${families.join(', ')}; preset "${experiment.chip.preset}" is a ${family} chip`,
+    );
   const fromWorkload = workload.chipOverrides ? workload.chipOverrides(params) : {};
-  const chip = resolveChip(chipConfig(experiment.chip.preset, deepMerge(fromWorkload, experiment.chip.overrides) as Record<string, unknown>));
+  const config = chipConfig(experiment.chip.preset, deepMerge(fromWorkload, experiment.chip.overrides) as Record<string, unknown>);
+  const chip = resolvePresetChip(experiment.chip.preset, config);
   let participants: number[];
   try {
     participants = workload.participants(params, chip);

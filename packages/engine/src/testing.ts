@@ -3,7 +3,7 @@
  * without registering a workload. Same engine path as any other run.
  */
 import { z } from 'zod';
-import type { Core } from './core';
+import type { SccCore } from './chips/scc/core';
 import type { Results } from './results';
 import { Simulation } from './simulation';
 import type { Sim } from './vocabulary';
@@ -11,7 +11,7 @@ import type { WorkloadDef } from './workload';
 
 export interface ProgramRun {
   cores: number[];
-  program: (core: Core) => Sim<void>;
+  program: (core: SccCore) => Sim<void>;
   chip?: Record<string, unknown>;
   seed?: number;
   quantumNs?: number;
@@ -19,7 +19,7 @@ export interface ProgramRun {
   maxTimeNs?: number;
 }
 
-export function programWorkload(run: ProgramRun): WorkloadDef<Record<string, never>> {
+export function programWorkload(run: ProgramRun): WorkloadDef<Record<string, never>, SccCore> {
   return {
     name: 'test-program',
     title: 'test program',

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import type { ResolvedChip } from './chip';
-import type { Core, Row } from './core';
+import type { CoreBase, Row } from './core';
 import type { Sim } from './vocabulary';
 import type { Results } from './results';
 
@@ -21,14 +21,16 @@ export interface WorkloadContext {
   participants: readonly number[];
 }
 
-export interface WorkloadDef<P = Record<string, unknown>> {
+export interface WorkloadDef<P = Record<string, unknown>, K extends CoreBase = CoreBase> {
   name: string;
+  /** Chip families the program runs on (chips/<family>/; default ['scc']): its core is that family's class. */
+  families?: readonly string[];
   title: string;
   description: string;
   params: z.ZodType<P>;
   /** Cores that run the program (others idle). Throw WorkloadParamError for impossible params. */
   participants(params: P, chip: ResolvedChip): number[];
-  program(core: Core, params: P, ctx: WorkloadContext): Sim<void>;
+  program(core: K, params: P, ctx: WorkloadContext): Sim<void>;
   /**
    * Chip overrides this workload needs (merged over the experiment's own overrides, which win),
    * e.g. a clock divisor that is a workload parameter.
@@ -43,7 +45,7 @@ export interface WorkloadDef<P = Record<string, unknown>> {
   extra?(rows: Row[], params: P, chip: ResolvedChip, simulated: SimulatedStats, series: SimulatedSeries): Record<string, unknown>;
 }
 
-export type AnyWorkload = WorkloadDef<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type AnyWorkload = WorkloadDef<any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export type WorkloadRegistry = Record<string, AnyWorkload>;
 

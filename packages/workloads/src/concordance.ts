@@ -20,7 +20,7 @@
  * the same text (computed again from the seed in summarize).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type Core, type ResolvedChip, type Row, type WorkloadDef } from '@manycore/engine';
+import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type WorkloadDef } from '@manycore/engine';
 import { Rcce } from './rcce/index';
 import { sharedAddrOnController } from './placement';
 
@@ -191,7 +191,7 @@ export const concordance: WorkloadDef<P> = {
     'n cores each read the whole text from shared memory and count the phrases (up to K words) whose hash is theirs; a file server serialises their records into one file. Two cores are slower than one.',
   params: Params,
   participants: (p, chip) => concordanceCores(p, chip),
-  *program(core: Core, p: P, ctx) {
+  *program(core: SccCore, p: P, ctx) {
     const chip = core.chip;
     const cores = concordanceCores(p, chip);
     const rank = cores.indexOf(core.id);

@@ -18,7 +18,7 @@
  * time (dynamic C V^2 f x activity + leakage); gflopsPerW = gflops / avgPowerW.
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, corePeriodPs, type Core, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
+import { DUE, WorkloadParamError, corePeriodPs, type SccCore, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
 
 /**
  * Cycles of one multiply-add (2 flops) on the P54C x87 unit (model): the multiply pipelines, the
@@ -66,14 +66,14 @@ const line = new Float64Array(32);
 const lineU8 = new Uint8Array(line.buffer);
 const line2 = new Float64Array(32);
 /** Loads `n` doubles at addr into dst (one 64-bit load each: 1 cycle on an L1 hit). */
-function loadDoubles(core: Core, addr: number, n: number, dst: Float64Array): void {
+function loadDoubles(core: SccCore, addr: number, n: number, dst: Float64Array): void {
   for (let q = 0; q < n; q++) dst[q] = core.loadF64(addr + q * 8);
 }
 
 const one = new Float64Array(1);
 const oneU8 = new Uint8Array(one.buffer);
 
-function storeDouble(core: Core, addr: number, v: number): void {
+function storeDouble(core: SccCore, addr: number, v: number): void {
   one[0] = v;
   core.writeRange(addr, 8, oneU8);
 }
@@ -85,7 +85,7 @@ const mvX = (j: number) => 1 + (j % 3);
 const mmA = (i: number, k: number) => ((i + 2 * k) % 5) - 2;
 const mmB = (k: number, j: number) => ((3 * k + j) % 7) - 3;
 
-function* setup(core: Core, kernel: Kernel): Sim<void> {
+function* setup(core: SccCore, kernel: Kernel): Sim<void> {
   const b = core.privateBase;
   if (kernel === 'dot') {
     for (let i = 0; i < DOT_N; i += SPARSE) {
@@ -120,7 +120,7 @@ function* setup(core: Core, kernel: Kernel): Sim<void> {
 }
 
 /** Runs the kernel; returns [flops, ok, detail]. */
-function* kernelRun(core: Core, kernel: Kernel): Sim<[number, boolean, string]> {
+function* kernelRun(core: SccCore, kernel: Kernel): Sim<[number, boolean, string]> {
   const b = core.privateBase;
   if (kernel === 'dot') {
     let sum = 0;
@@ -199,7 +199,7 @@ export const dvfsKernels: WorkloadDef<P> = {
     for (const t of islandTilesOf(p.core)) tiles[t] = p.divisor;
     return { clocks: { tileDivisors: tiles } };
   },
-  *program(core: Core, p: P) {
+  *program(core: SccCore, p: P) {
     if (core.chip.topo.tiles !== MESH_W * MESH_H) throw new WorkloadParamError('dvfs-kernels sets the clocks of the SCC mesh (6 x 4 tiles)');
     yield* setup(core, p.kernel);
     const t0 = core.now;

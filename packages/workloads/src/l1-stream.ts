@@ -5,7 +5,7 @@
  * {core, loads, timeNs, checksum} where checksum is the sum of the words read.
  */
 import { z } from 'zod';
-import { DUE, type Core, type WorkloadDef } from '@manycore/engine';
+import { DUE, type SccCore, type WorkloadDef } from '@manycore/engine';
 
 const Params = z.strictObject({
   cores: z.number().int().min(1).max(1024).default(48).describe('cores 0..cores-1 run'),
@@ -22,7 +22,7 @@ export const l1Stream: WorkloadDef<P> = {
   description: 'Every core loads a private buffer in a loop: small buffers hit L1, large ones stream from DRAM.',
   params: Params,
   participants: (p, chip) => Array.from({ length: Math.min(p.cores, chip.topo.cores) }, (_, i) => i),
-  *program(core: Core, p: P) {
+  *program(core: SccCore, p: P) {
     const base = core.privateBase + 4096;
     const words = Math.floor(p.bufferBytes / p.strideBytes);
     let sum = 0;

@@ -5,7 +5,7 @@
  * (40 core + 4 x n x 2 mesh + 46 memory cycles) from the chip parameters for comparison.
  */
 import { z } from 'zod';
-import { corePeriodPs, DUE, WorkloadParamError, type Core, type ResolvedChip, type Row, type WorkloadDef } from '@manycore/engine';
+import { corePeriodPs, DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type WorkloadDef } from '@manycore/engine';
 import { coreAtHopsFromTile, maxHopsFromTile, sharedAddrOnController } from './placement';
 
 const Params = z.strictObject({
@@ -32,7 +32,7 @@ export const memtest: WorkloadDef<P> = {
   description: 'Cores at each hop distance from a memory controller read and write a buffer there; latency grows linearly with hops.',
   params: Params,
   participants: (p, chip) => plan(p, chip).map((x) => x.core),
-  *program(core: Core, p: P) {
+  *program(core: SccCore, p: P) {
     const chip = core.chip;
     const order = plan(p, chip);
     const me = order.find((x) => x.core === core.id)!;

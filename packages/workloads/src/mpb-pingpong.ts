@@ -5,7 +5,7 @@
  * answers the same way. Rows {hops, bytes, roundTripNs} (mean over the iterations).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type Core, type ResolvedChip, type WorkloadDef } from '@manycore/engine';
+import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type WorkloadDef } from '@manycore/engine';
 import { coreAtHopsFromCore } from './placement';
 
 const Params = z.strictObject({
@@ -29,7 +29,7 @@ export const mpbPingpong: WorkloadDef<P> = {
   description: 'Two cores bounce a flag and a payload through the message-passing buffers; round trip grows with hops and payload.',
   params: Params,
   participants: (p, chip) => [0, partner(p, chip)],
-  *program(core: Core, p: P) {
+  *program(core: SccCore, p: P) {
     const other = core.id === 0 ? partner(p, core.chip) : 0;
     const payload = new Uint8Array(Math.max(p.bytes, 1));
     const t0 = core.now;

@@ -15,7 +15,7 @@
  * bytes = per-rank block), barrier (one row, bytes 0), reduce, allreduce (sum of bytes/8 doubles).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type Core, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
+import { DUE, WorkloadParamError, type SccCore, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
 import { checkPattern, fillPattern, touch } from './lib/mem';
 import { Mpi, type Channel } from './rckmpi/index';
 
@@ -65,7 +65,7 @@ export function sweepSizes(p: Pick<P, 'op' | 'minBytes' | 'maxBytes' | 'sizes'>)
 const f64 = new Float64Array(256);
 const f64u8 = new Uint8Array(f64.buffer);
 
-function* fillDoubles(core: Core, addr: number, count: number, rank: number): Sim<void> {
+function* fillDoubles(core: SccCore, addr: number, count: number, rank: number): Sim<void> {
   for (let i = 0; i < count; i += 256) {
     const k = Math.min(256, count - i);
     for (let j = 0; j < k; j++) f64[j] = rank + ((i + j) % 7);
@@ -74,7 +74,7 @@ function* fillDoubles(core: Core, addr: number, count: number, rank: number): Si
   }
 }
 
-function* checkDoubles(core: Core, addr: number, count: number, n: number): Sim<number> {
+function* checkDoubles(core: SccCore, addr: number, count: number, n: number): Sim<number> {
   for (let i = 0; i < count; i += 256) {
     const k = Math.min(256, count - i);
     core.readRange(addr + i * 8, k * 8, f64u8);
@@ -164,7 +164,7 @@ export const mpiSweep: WorkloadDef<P> = {
     sweepSizes(p);
     return Array.from({ length: p.processes }, (_, i) => i);
   },
-  *program(core: Core, p: P, ctx) {
+  *program(core: SccCore, p: P, ctx) {
     const base = core.privateBase;
     const mpi = new Mpi(core, ctx.participants, p.channel as Channel, { base: base + SCRATCH, bytes: SCRATCH_BYTES });
     const sbuf = base + SBUF;

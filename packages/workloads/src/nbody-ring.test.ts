@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Simulation, chipConfig, coreHops, resolveChip, type Results, type Row } from '@manycore/engine';
+import { Simulation, coreHops, resolveChip, type Results, type Row } from '@manycore/engine';
 import { workloads } from './index';
 import { FIELD_CHARS, decodeBodies, encodeBodies, formatNumber, messageBytes, referenceBodies, ringCores } from './nbody-ring';
 
@@ -26,7 +26,7 @@ describe('nbody-ring', () => {
   });
 
   it('the ring runs controller -> workers -> controller over neighbouring cores', () => {
-    const chip = resolveChip(chipConfig('scc'));
+    const chip = resolveChip('scc');
     const ring = ringCores({ workers: 16 }, chip);
     expect(ring).toHaveLength(17);
     for (let i = 1; i < ring.length; i++) expect(coreHops(chip.topo, ring[i - 1]!, ring[i]!)).toBeLessThanOrEqual(1);

@@ -24,7 +24,7 @@
  * single-core reference computed from the seed (same arithmetic, same encoding round trips).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type Core, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
+import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
 import { Rcce } from './rcce/index';
 import { stageCores } from './pipeline/plan';
 
@@ -198,7 +198,7 @@ const NEW_STATE = 4 * MB;
 const STEP_BYTES = 64;
 
 /** Reads bytes.length bytes at addr into bytes, yielding when the epoch is over. */
-function* readBytes(core: Core, addr: number, bytes: Uint8Array): Sim<void> {
+function* readBytes(core: SccCore, addr: number, bytes: Uint8Array): Sim<void> {
   for (let o = 0; o < bytes.length; o += STEP_BYTES) {
     core.readRange(addr + o, Math.min(STEP_BYTES, bytes.length - o), bytes, o);
     if (core.due()) yield DUE;
@@ -206,7 +206,7 @@ function* readBytes(core: Core, addr: number, bytes: Uint8Array): Sim<void> {
 }
 
 /** Writes bytes at addr, yielding when the epoch is over. */
-function* writeBytes(core: Core, addr: number, bytes: Uint8Array): Sim<void> {
+function* writeBytes(core: SccCore, addr: number, bytes: Uint8Array): Sim<void> {
   for (let o = 0; o < bytes.length; o += STEP_BYTES) {
     core.writeRange(addr + o, Math.min(STEP_BYTES, bytes.length - o), bytes, o);
     if (core.due()) yield DUE;
@@ -222,7 +222,7 @@ class Member {
   readonly buf: Uint8Array;
   readonly state: Float64Array;
   constructor(
-    readonly core: Core,
+    readonly core: SccCore,
     readonly p: P,
   ) {
     this.buf = new Uint8Array(messageBytes(p));
@@ -273,7 +273,7 @@ export const nbodyRing: WorkloadDef<P> = {
     'A controller and p workers pass one message of N bodies x 7 numbers around a ring (advance, update, stop); every hop decodes and encodes it, the workers integrate N/p bodies each. Step time is lowest at 2-3 workers.',
   params: Params,
   participants: (p, chip) => ringCores(p, chip),
-  *program(core: Core, p: P, ctx) {
+  *program(core: SccCore, p: P, ctx) {
     const ring = ringCores(p, core.chip);
     const me = ring.indexOf(core.id);
     const prev = ring[(me + ring.length - 1) % ring.length]!;

@@ -1,5 +1,5 @@
 /** Placement helpers shared by workloads: cores by hop distance. */
-import { coreHops, coreTile, tileHops, type ResolvedChip } from '@manycore/engine';
+import { asScc, coreHops, coreTile, tileHops, type ResolvedChip } from '@manycore/engine';
 
 /** The lowest-numbered core whose tile is `hops` hops from `tile`, or -1. */
 export function coreAtHopsFromTile(chip: ResolvedChip, tile: number, hops: number): number {
@@ -22,7 +22,7 @@ export function maxHopsFromTile(chip: ResolvedChip, tile: number): number {
 
 /** Core address of the shared DRAM pages that the LUT maps to controller `ctrl`. */
 export function sharedAddrOnController(chip: ResolvedChip, ctrl: number): number {
-  const lut = chip.config.lut;
+  const lut = asScc(chip).config.lut;
   const group = lut.sharedGroupPages;
   for (let s = 0; s < lut.sharedPages; s++) {
     const g = Math.floor(s / group);

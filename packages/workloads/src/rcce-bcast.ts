@@ -12,7 +12,7 @@
  * participating core for the timed rounds (the lab's IPC proxy).
  */
 import { z } from 'zod';
-import { windowPowerW, DUE, WorkloadParamError, type Core, type Row, type WorkloadDef } from '@manycore/engine';
+import { windowPowerW, DUE, WorkloadParamError, type SccCore, type Row, type WorkloadDef } from '@manycore/engine';
 import { checkPattern, fillPattern, touch } from './lib/mem';
 import { ActivityMeter, activityFromRow } from './lib/power';
 import { Rcce } from './rcce/index';
@@ -36,7 +36,7 @@ export const rcceBcast: WorkloadDef<P> = {
     if (p.receivers + 1 > chip.topo.cores) throw new WorkloadParamError(`${p.receivers} receivers need ${p.receivers + 1} cores`);
     return Array.from({ length: p.receivers + 1 }, (_, i) => i);
   },
-  *program(core: Core, p: P, ctx) {
+  *program(core: SccCore, p: P, ctx) {
     const rcce = new Rcce(core, ctx.participants);
     const root = 0;
     const receivers = ctx.participants.filter((c) => c !== root);

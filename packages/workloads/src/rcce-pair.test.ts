@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Simulation, chipConfig, resolveChip, type Row } from '@manycore/engine';
+import { Simulation, resolveChip, type Row } from '@manycore/engine';
 import { workloads } from './index';
 import { pairsAtHops } from './placement';
 
@@ -27,7 +27,7 @@ function fit(xs: number[], ys: number[]): { slope: number; r2: number } {
 }
 
 describe('rcce-pair', () => {
-  const chip = resolveChip(chipConfig('scc'));
+  const chip = resolveChip('scc');
 
   it('places pairs at the asked hop distance (24 pairs at 0..3 hops, 4 at 8)', () => {
     for (const h of [0, 1, 2, 3, 8]) {

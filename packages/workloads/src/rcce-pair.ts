@@ -18,7 +18,7 @@
  * chipPowerW is the engine's average over the whole run (simulated.chip.avgPowerW).
  */
 import { z } from 'zod';
-import { windowPowerW, DUE, WorkloadParamError, type Core, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
+import { windowPowerW, DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
 import { checkPattern, fillPattern, mapUncached, touch } from './lib/mem';
 import { pairsAtHops, sharedAddrOnController } from './placement';
 import { Rcce } from './rcce/index';
@@ -78,7 +78,7 @@ const rowAU8 = new Uint8Array(rowA.buffer);
 const rowBU8 = new Uint8Array(rowB.buffer);
 
 /** One stencil sweep b[i] = (a[i-1] + a[i] + a[i+1]) / 3 over `n` doubles (real loads, flops, stores). */
-function* stencilSweep(core: Core, a: number, b: number, n: number): Sim<void> {
+function* stencilSweep(core: SccCore, a: number, b: number, n: number): Sim<void> {
   for (let i = 1; i < n - 1; i += 32) {
     const k = Math.min(32, n - 1 - i);
     core.readRange(a + (i - 1) * 8, (k + 2) * 8, rowAU8);
@@ -96,7 +96,7 @@ export const rccePair: WorkloadDef<P> = {
     'Share, Shift, Stencil or Pingpong on core pairs at 0..8 hops, 1..24 pairs at once: time grows with hops, Share saturates memory, power follows activity.',
   params: Params,
   participants: (p, chip) => pairList(p, chip).flat(),
-  *program(core: Core, p: P, ctx) {
+  *program(core: SccCore, p: P, ctx) {
     const chip = core.chip;
     const list = pairList(p, chip);
     const pi = list.findIndex(([a, b]) => a === core.id || b === core.id);

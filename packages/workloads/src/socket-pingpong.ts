@@ -24,7 +24,7 @@
  * after one untimed warm-up; packets = frames per one-way message.
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type Core, type ResolvedChip, type Sim, type WorkloadDef } from '@manycore/engine';
+import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Sim, type WorkloadDef } from '@manycore/engine';
 import { checkPattern, copy, fillPattern, touch } from './lib/mem';
 import { coreAtHopsFromCore } from './placement';
 import { Rcce } from './rcce/index';
@@ -74,7 +74,7 @@ class Socket {
   private received = 0; // frames taken from the peer
   private readonly hdr = new Uint8Array(HEADER_BYTES);
   constructor(
-    readonly core: Core,
+    readonly core: SccCore,
     readonly peer: number,
     readonly mtu: number,
   ) {}
@@ -156,7 +156,7 @@ export const socketPingpong: WorkloadDef<P> = {
   description: 'Round trip of a message between two cores through RCCE or through a socket-like stack with a 1500 B MTU on the same mesh.',
   params: Params,
   participants: (p, chip) => [0, partnerOf(p, chip)],
-  *program(core: Core, p: P, ctx) {
+  *program(core: SccCore, p: P, ctx) {
     const other = ctx.participants.find((c) => c !== core.id)!;
     const first = core.id === 0;
     const tx = core.privateBase + USER_TX;

@@ -5,7 +5,7 @@
  * before reading, the reader sees the new value. Rows {flush, valueSeen, valueWritten}.
  */
 import { z } from 'zod';
-import { WorkloadParamError, type Core, type WorkloadDef } from '@manycore/engine';
+import { WorkloadParamError, type SccCore, type WorkloadDef } from '@manycore/engine';
 import { sharedAddrOnController } from './placement';
 
 const Params = z.strictObject({
@@ -24,7 +24,7 @@ export const staleRead: WorkloadDef<P> = {
     if (p.writer === p.reader) throw new WorkloadParamError('writer and reader must be different cores');
     return [p.writer, p.reader];
   },
-  *program(core: Core, p: P) {
+  *program(core: SccCore, p: P) {
     const variants = p.mode === 'both' ? [false, true] : [p.mode === 'flush'];
     const base = sharedAddrOnController(core.chip, 0);
     let round = 0;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { chipConfig, resolveChip } from '@manycore/engine';
+import { resolveChip } from '@manycore/engine';
 import { CHIP_VARIANTS } from '../lib/chip-variants';
 import { chipGeometry, chipStaticKey, drawChip, drawChipDynamic, drawChipStatic, ROUTER_R, type ChipFrame, type Rect } from './chip-draw';
 import { SvgPainter } from './painter';
 
-const chips = CHIP_VARIANTS.map((v) => ({ id: v.id, chip: resolveChip(chipConfig('scc', v.overrides)) }));
+const chips = CHIP_VARIANTS.map((v) => ({ id: v.id, chip: resolveChip('scc', v.overrides) }));
 
 function frame(seed: number, over: Partial<ChipFrame> = {}): ChipFrame {
   const v = (i: number) => ((i * 7919 + seed * 104729) % 1000) / 1000;

@@ -99,7 +99,7 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
           <select id="preset" value={draft.chip.preset} onChange={(e) => onChange({ ...draft, chip: { ...draft.chip, preset: e.target.value } })} data-testid="preset">
             {Object.entries(PRESETS).map(([name, p]) => (
               <option key={name} value={name}>
-                {p.chip.name} ({name})
+                {(p.chip as { name: string }).name} ({name})
               </option>
             ))}
           </select>

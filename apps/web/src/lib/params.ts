@@ -6,14 +6,15 @@
  */
 import { z } from 'zod';
 import {
-  ChipSchema,
+  SccChipSchema,
   deepMerge,
+  familyOf,
   ExperimentSchema,
   formatIssues,
   parseExperiment,
   prepareRun,
   PRESETS,
-  type ChipConfig,
+  type ChipConfigBase,
   type Experiment,
   type WorkloadRegistry,
 } from '@manycore/engine';
@@ -83,7 +84,7 @@ export const CHIP_FIELD_PATHS: { path: string; label: string }[] = [
 
 let chipJson: JsonProp | null = null;
 function chipProp(path: string): JsonProp | undefined {
-  chipJson ??= z.toJSONSchema(ChipSchema, { io: 'input', unrepresentable: 'any' }) as JsonProp;
+  chipJson ??= z.toJSONSchema(SccChipSchema, { io: 'input', unrepresentable: 'any' }) as JsonProp;
   let p: JsonProp | undefined = chipJson;
   for (const part of path.split('.')) p = p?.properties?.[part];
   return p;
@@ -232,7 +233,7 @@ export function validateDraft(draft: Draft, registry: WorkloadRegistry): Validat
   if (!preset) general.push(`chip.preset: unknown preset "${draft.chip.preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
   else {
     const merged = deepMerge(JSON.parse(JSON.stringify(preset.chip)), draft.chip.overrides);
-    const parsed = ChipSchema.safeParse(merged);
+    const parsed = familyOf(preset.family).schema.safeParse(merged);
     if (!parsed.success) {
       const known = new Set(CHIP_FIELD_PATHS.map((f) => f.path));
       for (const i of parsed.error.issues) {
@@ -261,9 +262,9 @@ export function validateDraft(draft: Draft, registry: WorkloadRegistry): Validat
 }
 
 /** The effective chip config of a draft (preset + overrides), or null when invalid. */
-export function effectiveChip(draft: Draft): ChipConfig | null {
+export function effectiveChip(draft: Draft): ChipConfigBase | null {
   const preset = PRESETS[draft.chip.preset];
   if (!preset) return null;
-  const parsed = ChipSchema.safeParse(deepMerge(JSON.parse(JSON.stringify(preset.chip)), draft.chip.overrides));
-  return parsed.success ? parsed.data : null;
+  const parsed = familyOf(preset.family).schema.safeParse(deepMerge(JSON.parse(JSON.stringify(preset.chip)), draft.chip.overrides));
+  return parsed.success ? (parsed.data as ChipConfigBase) : null;
 }

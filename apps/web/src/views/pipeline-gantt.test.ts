@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chipConfig, resolveChip } from '@manycore/engine';
+import { resolveChip } from '@manycore/engine';
 import { stageCores } from '@manycore/workloads';
 import { chipGeometry } from '../charts/chip-draw';
 import { SvgPainter } from '../charts/painter';
@@ -169,7 +169,7 @@ describe('throughput curve', () => {
 });
 
 describe('transfers on the SCC mesh', () => {
-  const chip = resolveChip(chipConfig('scc', {}));
+  const chip = resolveChip('scc', {});
   it('id order: 11 -> 12 crosses the mesh (6 hops)', () => {
     const cores = stageCores(chip, 14, 'id');
     const t = transfers(chip, cores);
@@ -189,7 +189,7 @@ describe('transfers on the SCC mesh', () => {
 });
 
 describe('drawing the stages on the mesh', () => {
-  const chip = resolveChip(chipConfig('scc', {}));
+  const chip = resolveChip('scc', {});
   it('puts every stage on its core of the chip view floorplan and badges the long transfers', () => {
     const cores = stageCores(chip, 14, 'id');
     const g = meshGeometry(chip);

@@ -3,7 +3,7 @@
  * scheduler end an epoch, deterministic fill patterns and their checks, a bump allocator
  * for private memory, and the one LUT change the SCC workloads need (an uncached mapping).
  */
-import { DUE, type Core, type Sim } from '@manycore/engine';
+import { DUE, type SccCore, type Sim } from '@manycore/engine';
 
 /** Bytes per step of the set-up helpers (fill, check) before checking core.due(). */
 export const COPY_STEP = 2048;
@@ -14,7 +14,7 @@ export const COPY_STEP = 2048;
  * transactions in the future, and the controller queues of the next epoch then charge the
  * other cores for waiting behind them (see the report on the weave phase).
  */
-export function* copy(core: Core, dst: number, src: number, bytes: number): Sim<void> {
+export function* copy(core: SccCore, dst: number, src: number, bytes: number): Sim<void> {
   let done = 0;
   while (done < bytes) {
     const n = Math.min(32 - ((dst + done) & 31), bytes - done);
@@ -25,7 +25,7 @@ export function* copy(core: Core, dst: number, src: number, bytes: number): Sim<
 }
 
 /** Reads a range (e.g. to bring a buffer into L2), in steps that yield when the epoch is over. */
-export function* touch(core: Core, addr: number, bytes: number): Sim<void> {
+export function* touch(core: SccCore, addr: number, bytes: number): Sim<void> {
   for (let done = 0; done < bytes; done += 32) {
     core.readRange(addr + done, Math.min(32, bytes - done));
     if (core.due()) yield DUE;
@@ -40,7 +40,7 @@ export function patternByte(seed: number, i: number): number {
 const patternBuf = new Uint8Array(COPY_STEP);
 
 /** Writes the pattern `seed` into [addr, addr + bytes) (offset `from` into the pattern). */
-export function* fillPattern(core: Core, addr: number, bytes: number, seed: number, from = 0): Sim<void> {
+export function* fillPattern(core: SccCore, addr: number, bytes: number, seed: number, from = 0): Sim<void> {
   for (let done = 0; done < bytes; done += COPY_STEP) {
     const n = Math.min(COPY_STEP, bytes - done);
     for (let i = 0; i < n; i++) patternBuf[i] = patternByte(seed, from + done + i);
@@ -53,7 +53,7 @@ export function* fillPattern(core: Core, addr: number, bytes: number, seed: numb
  * Reads [addr, addr + bytes) and compares it with the pattern `seed` (offset `from`).
  * Returns the index of the first wrong byte, or -1.
  */
-export function* checkPattern(core: Core, addr: number, bytes: number, seed: number, from = 0): Sim<number> {
+export function* checkPattern(core: SccCore, addr: number, bytes: number, seed: number, from = 0): Sim<number> {
   for (let done = 0; done < bytes; done += COPY_STEP) {
     const n = Math.min(COPY_STEP, bytes - done);
     core.readRange(addr + done, n, patternBuf);
@@ -70,7 +70,7 @@ export function* checkPattern(core: Core, addr: number, bytes: number, seed: num
  * the line into the caches, and the stores then hit (the dirty line goes back whole when it is
  * evicted or flushed). Charges the loads and the stores like the loop that does it.
  */
-export function writeAllocated(core: Core, addr: number, bytes: number, src: Uint8Array, srcOff = 0): void {
+export function writeAllocated(core: SccCore, addr: number, bytes: number, src: Uint8Array, srcOff = 0): void {
   for (let line = addr - (addr & 31); line < addr + bytes; line += 32) core.load32(line);
   core.writeRange(addr, bytes, src, srcOff);
 }
@@ -96,6 +96,6 @@ export class Arena {
 }
 
 /** Maps the 16 MB page holding addr uncached for this core (every access goes to memory). */
-export function mapUncached(core: Core, addr: number): void {
+export function mapUncached(core: SccCore, addr: number): void {
   core.mapPage(addr, 'uncached');
 }

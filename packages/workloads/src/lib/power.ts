@@ -3,7 +3,7 @@
  * reported in its rows so a workload can compute busy ratios of a timed region. Chip power
  * over a window comes from the engine's own power samples (windowPowerW in @manycore/engine).
  */
-import { C, type Core, type Row } from '@manycore/engine';
+import { C, type SccCore, type Row } from '@manycore/engine';
 import { counter } from './counters';
 
 /** What a core reports about its window (all ps / counts, deltas over the window). */
@@ -24,7 +24,7 @@ const STALLS = [C.stallL1MissPs, C.stallL2MissPs, C.stallDramPs, C.stallMpbPs, C
 export class ActivityMeter {
   private readonly start: number[];
   private readonly t0: number;
-  constructor(private readonly core: Core) {
+  constructor(private readonly core: SccCore) {
     this.start = this.read();
     this.t0 = core.now;
   }

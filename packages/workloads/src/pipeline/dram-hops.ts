@@ -8,7 +8,7 @@
  * Rows {core, controller, hops, op, bytes, mapping, timeNs, nsPerLine}.
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, tileHops, type Core, type Row, type WorkloadDef } from '@manycore/engine';
+import { DUE, WorkloadParamError, tileHops, type SccCore, type Row, type WorkloadDef } from '@manycore/engine';
 import { sharedAddrOnController } from '../placement';
 
 const MB = 1 << 20;
@@ -32,7 +32,7 @@ export const dramHops: WorkloadDef<P> = {
     if (p.core >= chip.topo.cores) throw new WorkloadParamError(`core ${p.core} does not exist (the chip has ${chip.topo.cores})`);
     return [p.core];
   },
-  *program(core: Core, p: P) {
+  *program(core: SccCore, p: P) {
     const chip = core.chip;
     const bytes = Math.ceil(p.bytes / 32) * 32;
     for (let m = 0; m < chip.controllers; m++) {

@@ -47,7 +47,7 @@
  * the engine's counters and its spans (Gantt: waiting for input, working, handing over).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type Core, type ResolvedChip, type Row, type Sim, type SimulatedStats, type WorkloadDef } from '@manycore/engine';
+import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type SimulatedStats, type WorkloadDef } from '@manycore/engine';
 import { Rcce } from '../rcce/index';
 import { touch, writeAllocated } from '../lib/mem';
 import {
@@ -109,7 +109,7 @@ const piece = new Uint8Array(PIECE);
 const want = new Uint8Array(PIECE);
 
 /** Transforms `bytes` from inAddr to outAddr; on the last stage, counts bytes that differ from the expected output. */
-function* transform(core: Core, inAddr: number, outAddr: number, bytes: number, work: number, allocate: boolean, expect: { seed: number; table: Uint8Array; from: number } | null): Sim<number> {
+function* transform(core: SccCore, inAddr: number, outAddr: number, bytes: number, work: number, allocate: boolean, expect: { seed: number; table: Uint8Array; from: number } | null): Sim<number> {
   let bad = 0;
   for (let o = 0; o < bytes; o += PIECE) {
     const n = Math.min(PIECE, bytes - o);
@@ -128,7 +128,7 @@ function* transform(core: Core, inAddr: number, outAddr: number, bytes: number, 
 }
 
 /** Writes the first `bytes` of the input (stage 0, before the timed run). */
-function* generate(core: Core, addr: number, bytes: number, seed: number): Sim<void> {
+function* generate(core: SccCore, addr: number, bytes: number, seed: number): Sim<void> {
   const buf = new Uint8Array(2048);
   for (let o = 0; o < bytes; o += buf.length) {
     const n = Math.min(buf.length, bytes - o);
@@ -145,7 +145,7 @@ function* generate(core: Core, addr: number, bytes: number, seed: number): Sim<v
  * L1 (both LRU). It yields as it goes, like every long loop here; the engine's core.flush()
  * models the same reads in one call (method 'engine').
  */
-function* flushCache(core: Core, method: FlushMethod, turn: number): Sim<void> {
+function* flushCache(core: SccCore, method: FlushMethod, turn: number): Sim<void> {
   if (core.due()) yield DUE;
   if (method === 'engine') {
     core.flush();
@@ -174,7 +174,7 @@ export const pipeline: WorkloadDef<P> = {
     check(p, chip);
     return stageCores(chip, p.stages, p.order);
   },
-  *program(core: Core, p: P, ctx) {
+  *program(core: SccCore, p: P, ctx) {
     const chip = core.chip;
     const cores = stageCores(chip, p.stages, p.order);
     const s = cores.indexOf(core.id);

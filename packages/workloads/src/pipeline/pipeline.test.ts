@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Simulation, chipConfig, coreHops, resolveChip, type Results, type Row } from '@manycore/engine';
+import { Simulation, coreHops, resolveChip, type Results, type Row } from '@manycore/engine';
 import { guidedExperiments, workloads } from '../index';
 import { stageBuffers, stageCores, stageHops } from './plan';
 
@@ -30,7 +30,7 @@ const KB = 1024;
 const MB = 1024 * KB;
 
 describe('pipeline plan', () => {
-  const chip = resolveChip(chipConfig('scc'));
+  const chip = resolveChip('scc');
 
   it('id order crosses the mesh at 11-12, 23-24 and 35-36; snake order keeps every neighbour within one hop', () => {
     const id = stageCores(chip, 48, 'id');

@@ -3,7 +3,7 @@
  * shared output buffer lives, the input data and the stage transformation. Pure functions of
  * the parameters, the chip and the seed, so every core (and the driver) derives the same plan.
  */
-import { coreHops, tileAt, type ResolvedChip } from '@manycore/engine';
+import { asScc, coreHops, tileAt, type ResolvedChip } from '@manycore/engine';
 import { sharedAddrOnController } from '../placement';
 
 export const PIPELINE_MODES = ['private', 'uncached-shared', 'cached-shared'] as const;
@@ -73,7 +73,7 @@ export function stageBuffers(chip: ResolvedChip, cores: readonly number[], chunk
 
 /** Controller that the LUT maps a shared address to. */
 export function controllerOf(chip: ResolvedChip, addr: number): number {
-  const lut = chip.config.lut;
+  const lut = asScc(chip).config.lut;
   const page = Math.floor((addr - chip.sharedBase) / (1 << 24));
   return Math.floor(page / lut.sharedGroupPages) % chip.controllers;
 }

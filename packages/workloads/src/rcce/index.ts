@@ -20,7 +20,7 @@
  * read-modify-write of the owner's flag line under the owner's test-and-set register (as
  * RCCE does for single-bit flags). Supports up to 64 cores (one 32 B flag line).
  */
-import { DUE, type Core, type Sim } from '@manycore/engine';
+import { DUE, type SccCore, type Sim } from '@manycore/engine';
 import { copy } from '../lib/mem';
 
 export const RCCE_REGION_BYTES = 8192;
@@ -48,7 +48,7 @@ export interface RcceRequest {
 }
 
 export class Rcce {
-  readonly core: Core;
+  readonly core: SccCore;
   /** Core ids of the communicator; a core's rank is its index. */
   readonly members: readonly number[];
   readonly rank: number;
@@ -58,7 +58,7 @@ export class Rcce {
   /** Outgoing requests in posting order: only the head owns the communication buffer. */
   private readonly sendQueue: RcceRequest[] = [];
 
-  constructor(core: Core, members: readonly number[]) {
+  constructor(core: SccCore, members: readonly number[]) {
     if (core.chip.topo.cores > RCCE_MAX_CORES)
       throw new Error(`RCCE here keeps its flags in one 32 B line: at most ${RCCE_MAX_CORES} cores (the chip has ${core.chip.topo.cores})`);
     if (core.chip.mpbBytes / core.chip.topo.coresPerTile < RCCE_REGION_BYTES)

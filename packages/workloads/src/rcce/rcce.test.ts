@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Simulation, type Core, type Row, type Sim, type WorkloadDef, type WorkloadRegistry } from '@manycore/engine';
+import { Simulation, type SccCore, type Row, type Sim, type WorkloadDef, type WorkloadRegistry } from '@manycore/engine';
 import { checkPattern, fillPattern, touch } from '../lib/mem';
 import { FLAG_READY, FLAG_SENT, RCCE_CHUNK_BYTES, RCCE_FLAG_OFFSET, Rcce } from './index';
 
 /** Runs `body` on `cores` as a one-off workload; returns the reported rows. */
-function run(cores: number[], body: (core: Core, rcce: Rcce) => Sim<void>): Row[] {
-  const w: WorkloadDef<Record<string, never>> = {
+function run(cores: number[], body: (core: SccCore, rcce: Rcce) => Sim<void>): Row[] {
+  const w: WorkloadDef<Record<string, never>, SccCore> = {
     name: 'rcce-test',
     title: 'RCCE test',
     description: 'test',

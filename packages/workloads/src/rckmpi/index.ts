@@ -19,7 +19,7 @@
  * and tags are 8-bit and must match in order. Collectives follow MPICH2's algorithms:
  * dissemination barrier, binomial bcast / gather / scatter / reduce, allreduce = reduce + bcast.
  */
-import { DUE, type Core, type Sim } from '@manycore/engine';
+import { DUE, type SccCore, type Sim } from '@manycore/engine';
 import { Arena, copy } from '../lib/mem';
 import {
   IMP_BASE,
@@ -112,7 +112,7 @@ export interface MpiStats {
 }
 
 export class Mpi {
-  readonly core: Core;
+  readonly core: SccCore;
   readonly channel: Channel;
   /** Core id of each rank. */
   readonly members: readonly number[];
@@ -133,7 +133,7 @@ export class Mpi {
   readonly scratch: Arena;
   private unexpectedCount = 0;
 
-  constructor(core: Core, members: readonly number[], channel: Channel, privateScratch: { base: number; bytes: number }) {
+  constructor(core: SccCore, members: readonly number[], channel: Channel, privateScratch: { base: number; bytes: number }) {
     this.core = core;
     this.channel = channel;
     this.members = members;
@@ -622,7 +622,7 @@ const accAU8 = new Uint8Array(accA.buffer);
 const accBU8 = new Uint8Array(accB.buffer);
 
 /** dst[i] += src[i] for `count` doubles: real loads, adds and stores. */
-export function* accumulate(core: Core, dst: number, src: number, count: number): Sim<void> {
+export function* accumulate(core: SccCore, dst: number, src: number, count: number): Sim<void> {
   for (let i = 0; i < count; i += 4) {
     const k = Math.min(4, count - i);
     core.readRange(dst + i * 8, k * 8, accAU8);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Simulation, type Core, type Row, type Sim, type WorkloadDef, type WorkloadRegistry } from '@manycore/engine';
+import { Simulation, type SccCore, type Row, type Sim, type WorkloadDef, type WorkloadRegistry } from '@manycore/engine';
 import { workloads } from '../index';
 import { IMP_MASK, Mpi, mpbLayout, originalSectionBytes, type Channel } from './index';
 
 const MB = 1 << 20;
 
-function runBody(cores: number[], channel: Channel, body: (core: Core, mpi: Mpi) => Sim<void>): Row[] {
-  const w: WorkloadDef<Record<string, never>> = {
+function runBody(cores: number[], channel: Channel, body: (core: SccCore, mpi: Mpi) => Sim<void>): Row[] {
+  const w: WorkloadDef<Record<string, never>, SccCore> = {
     name: 'mpi-test',
     title: 'MPI test',
     description: 'test',

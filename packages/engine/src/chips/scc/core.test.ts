@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { runProgram } from './testing';
-import { DUE, type Core } from './core';
-import type { Sim } from './vocabulary';
+import { runProgram } from '../../testing';
+import { DUE } from '../../core';
+import type { SccCore as Core } from './core';
+import type { Sim } from '../../vocabulary';
 
 const SHARED = 0x80000000; // first shared DRAM page (controller 0)
 

@@ -1,5 +1,6 @@
 /**
- * The core API: what a workload's per-core program calls.
+ * The SCC family's core (SccCore): the core API a workload's program calls on an SCC chip.
+ * The generic parts (clock, miss slots, logs, blocking operations) are in CoreBase (core.ts).
  *
  * Contract
  * - Non-blocking operations are plain calls that advance this core's clock and counters:
@@ -20,20 +21,17 @@
  * Units: time in ps, sizes in bytes. Functional caches are non-coherent, as on the SCC.
  * Hot paths (load*, store*, the line helpers) are called on every access: no allocation.
  */
-import { Cache, FLAG_DIRTY, FLAG_MPBT } from './cache';
-import { MPB_STRIDE, type ResolvedChip } from './chip';
-import { CORE_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, WLOG_BYTES, WLOG_TAS, WLOG_WRITE, type Views } from './layout';
-import { copyBytes, copyLine } from './line-copy';
-import { readCommittedLine, valueAt } from './memory';
-import { Overlay } from './overlay';
-import { makeRng, type Rng } from './rng';
-import { coreTile, tileHops, tileX, tileY } from './topology';
+import { Cache, FLAG_DIRTY, FLAG_MPBT } from '../../cache';
+import { CoreBase, F64_ZERO, FULL_MASK, SimulationError, popcount } from '../../core';
+import { S, TXN_TARGET_MPB, WLOG_BYTES, WLOG_TAS, type Views } from '../../layout';
+import { copyBytes, copyLine } from '../../line-copy';
+import { valueAt } from '../../memory';
+import { tileHops } from '../../topology';
 import {
   ATTR_MPBT,
   ATTR_UNCACHED,
   BlockReason,
   C,
-  CoreState,
   LINE_BYTES,
   LINE_WORDS,
   LINE_SHIFT,
@@ -48,62 +46,17 @@ import {
   SPACE_SHIFT,
   TARGET_DRAM,
   TARGET_MPB,
-  WAIT_OPS,
-  YIELD_BLOCKED,
-  YIELD_DUE,
-  compare,
   mpbLineId,
   tasLineId,
   type Sim,
   type WaitOpName,
-} from './vocabulary';
+} from '../../vocabulary';
+import { MPB_STRIDE, type SccChip } from './resolve';
 
-export const DUE = YIELD_DUE;
+export class SccCore extends CoreBase {
+  declare readonly chip: SccChip;
 
-export class SimulationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SimulationError';
-  }
-}
 
-/** A row a workload reports; flat records charted and exported as CSV. */
-export type Row = Record<string, number | string | boolean>;
-
-const FULL_MASK = 0xffffffff;
-/**
- * Zero stored as a double. V8 keeps a field's representation from its first store: fields that
- * will hold non-Smi numbers (picosecond times, counts read from Float64Arrays, 32-bit line ids
- * and masks) start as doubles, so the first large value does not change Core's hidden class
- * and deoptimise every hot path that inlined it (once per isolate: 48 times with a worker per
- * core). -0 behaves as 0 in every use here; each field is overwritten before it is reported.
- */
-const F64_ZERO = -0;
-
-function popcount(m: number): number {
-  m = m - ((m >>> 1) & 0x55555555);
-  m = (m & 0x33333333) + ((m >>> 2) & 0x33333333);
-  return (Math.imul((m + (m >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
-}
-
-export class Core {
-  readonly id: number;
-  readonly tile: number;
-  readonly x: number;
-  readonly y: number;
-  readonly rng: Rng;
-  readonly chip: ResolvedChip;
-  /** Reported rows, in order. */
-  readonly rows: Row[] = [];
-
-  /** This core's clock, ps. */
-  now = F64_ZERO;
-  epochEnd = F64_ZERO;
-  period = F64_ZERO;
-
-  private readonly v: Views;
-  private readonly c: Float64Array;
-  private readonly cb: number;
   private readonly lut: Uint32Array;
   readonly l1: Cache;
   readonly l2: Cache | null;
@@ -113,18 +66,13 @@ export class Core {
   private readonly l2Alloc: boolean;
   private readonly l1HitCycles: number;
   private readonly l2HitCycles: number;
-  private readonly ovl: Overlay;
   /** L1 slots filled with MPBT lines since the last CL1INVMB (may repeat; checked on use). */
   private readonly mpbtSlots: Int32Array;
   private mpbtCount = 0;
   private mpbtOverflow = false;
-  private readonly mshr: Float64Array;
-  private readonly mshrCause: Int32Array;
   // line buffers, each with a word view for copyLine
   private readonly scratch32 = new Uint32Array(LINE_WORDS);
   private readonly scratch = new Uint8Array(this.scratch32.buffer);
-  private readonly bulk32 = new Uint32Array(LINE_WORDS);
-  private readonly bulk = new Uint8Array(this.bulk32.buffer);
   private readonly fillBuf = new Uint8Array(LINE_BYTES);
   // write-combine buffer (one line)
   private readonly wcbEnabled: boolean;
@@ -132,16 +80,6 @@ export class Core {
   private wcbMask = F64_ZERO;
   private readonly wcb32 = new Uint32Array(LINE_WORDS);
   private readonly wcbData = new Uint8Array(this.wcb32.buffer);
-  // logs
-  private readonly logBase: number;
-  private readonly logCap: number;
-  private readonly logSoft: number;
-  logCount = F64_ZERO;
-  private readonly txnBase: number;
-  private readonly txnCap: number;
-  private readonly txnSoft: number;
-  txnCount = F64_ZERO;
-  private seq = 0;
   // translation result of the last translate()
   private tKind = 0;
   private tAttrs = 0;
@@ -153,20 +91,10 @@ export class Core {
   private readonly tileMeshPs: Float64Array; // per tile: 2 x hops x hop
   private readonly mpbRegion: number;
   private readonly cpt: number;
-  private readonly matrixRow: number;
-  private cyclesClock = F64_ZERO;
 
-  constructor(id: number, chip: ResolvedChip, views: Views, seed: number) {
-    this.id = id;
-    this.chip = chip;
-    this.v = views;
+  constructor(id: number, chip: SccChip, views: Views, seed: number) {
+    super(id, chip, views, seed);
     const topo = chip.topo;
-    this.tile = coreTile(topo, id);
-    this.x = tileX(topo, this.tile);
-    this.y = tileY(topo, this.tile);
-    this.rng = makeRng(seed, id);
-    this.c = views.core;
-    this.cb = id * CORE_SLOTS;
     // a private copy: mapPage changes this core's memory types only
     this.lut = chip.luts.slice(id * LUT_ENTRIES, (id + 1) * LUT_ENTRIES);
     const L = views.layout;
@@ -181,19 +109,10 @@ export class Core {
     this.l2WriteBack = chip.l2?.writeBack ?? false;
     this.l2Alloc = chip.l2?.allocateOnWrite ?? false;
     this.l2HitCycles = chip.l2?.hitCycles ?? 0;
-    this.ovl = new Overlay(L.wlogCap);
     this.mpbtSlots = new Int32Array(this.l1.slots);
     // MPBT lines already in L1 (state in the shared buffer): the next CL1INVMB scans every slot
     for (let s = 0; s < this.l1.slots; s++) if (this.l1.flags[s]! & FLAG_MPBT) this.mpbtOverflow = true;
-    this.mshr = new Float64Array(chip.missesInFlight);
-    this.mshrCause = new Int32Array(chip.missesInFlight);
     this.wcbEnabled = chip.wcbBytes > 0;
-    this.logBase = id * L.wlogCap * WLOG_BYTES;
-    this.logCap = L.wlogCap;
-    this.logSoft = L.wlogCap >>> 1;
-    this.txnBase = id * L.txnCap * TXN_BYTES;
-    this.txnCap = L.txnCap;
-    this.txnSoft = L.txnCap >>> 1;
     this.dramMeshPs = new Float64Array(chip.controllers);
     this.dramOneWayPs = new Float64Array(chip.controllers);
     for (let m = 0; m < chip.controllers; m++) {
@@ -205,17 +124,10 @@ export class Core {
     for (let t = 0; t < topo.tiles; t++) this.tileMeshPs[t] = 2 * tileHops(topo, this.tile, t) * chip.hopPs;
     this.cpt = topo.coresPerTile;
     this.mpbRegion = chip.mpbBytes / topo.coresPerTile;
-    this.matrixRow = id * topo.cores * 2;
   }
 
   // ---------------------------------------------------------------- addresses
 
-  get cores(): number {
-    return this.chip.topo.cores;
-  }
-  get nowNs(): number {
-    return this.now / 1000;
-  }
   /** Core address of this core's private memory. */
   get privateBase(): number {
     return this.chip.privateBase;
@@ -286,61 +198,6 @@ export class Core {
 
   // ---------------------------------------------------------------- time
 
-  /** True when the workload should `yield DUE` (epoch end passed, or logs half full). */
-  due(): boolean {
-    return this.now >= this.epochEnd || this.logCount >= this.logSoft || this.txnCount >= this.txnSoft;
-  }
-
-  /** Executes `cycles` cycles of work. */
-  compute(cycles: number): void {
-    const ps = cycles * this.period;
-    this.now += ps;
-    this.c[this.cb + C.busyPs] += ps;
-  }
-
-  private stall(cause: number, ps: number): void {
-    this.c[this.cb + C.stallL1MissPs + cause] += ps;
-  }
-
-  /**
-   * Takes a miss slot: waits (stalling) for the earliest free slot, then occupies it until
-   * now + latency. Returns the completion time. Issue itself costs one cycle.
-   */
-  private issue(latencyPs: number, cause: number): number {
-    const m = this.mshr;
-    let k = 0;
-    for (let i = 1; i < m.length; i++) if (m[i]! < m[k]!) k = i;
-    const free = m[k]!;
-    if (free > this.now) {
-      this.stall(this.mshrCause[k]!, free - this.now);
-      this.now = free;
-    }
-    const done = this.now + latencyPs;
-    m[k] = done;
-    this.mshrCause[k] = cause;
-    this.now += this.period;
-    this.c[this.cb + C.busyPs] += this.period;
-    return done;
-  }
-
-  private busySlots(): number {
-    let n = 0;
-    for (let i = 0; i < this.mshr.length; i++) if (this.mshr[i]! > this.now) n++;
-    return n;
-  }
-
-  /** Waits for every outstanding memory transaction. */
-  fence(): void {
-    const m = this.mshr;
-    for (;;) {
-      let k = -1;
-      for (let i = 0; i < m.length; i++) if (m[i]! > this.now && (k < 0 || m[i]! < m[k]!)) k = i;
-      if (k < 0) return;
-      this.stall(this.mshrCause[k]!, m[k]! - this.now);
-      this.now = m[k]!;
-    }
-  }
-
   /** Latency of one access to the current translation target, ps (zero load). */
   private targetLatency(): number {
     if (this.tKind === TARGET_DRAM) return this.chip.coreOverheadCycles * this.period + this.dramMeshPs[this.tUnit]!;
@@ -350,71 +207,14 @@ export class Core {
 
   // ---------------------------------------------------------------- memory side
 
-  /** Copies the line as this core sees it (committed + own writes) into dst at word dstWord. */
-  private readMemLine(lineId: number, dst: Uint32Array, dstWord: number): void {
-    const o = this.ovl.find(lineId);
-    if (o >= 0) copyLine(dst, dstWord, this.ovl.data32, o >>> 2);
-    else readCommittedLine(this.v, lineId, dst, dstWord);
-  }
-
-  /** Records a memory transaction for the weave phase; coalesces streams to one record. */
+  /** Records a memory transaction to the current translation target for the weave phase. */
   private txn(arrivalPs: number, write: boolean, bytes: number, cause: number): void {
-    const target = this.tKind === TARGET_DRAM ? this.tUnit : TXN_TARGET_MPB | this.tUnit;
-    const data = 1 + Math.ceil(bytes / this.chip.flitBytes);
-    const flits = write ? (data << 16) | 1 : (1 << 16) | data;
-    const meta = this.tile | (cause << 20) | (Math.max(1, this.busySlots()) << 24);
-    const u = this.v.txnU;
-    const f = this.v.txnF;
-    // coalesce with one of the last two records (streams, and flushes that interleave
-    // write-backs with reads, stay one record each)
-    for (let back = 1; back <= 2 && back <= this.txnCount; back++) {
-      const p = (this.txnBase + (this.txnCount - back) * TXN_BYTES) >>> 2;
-      if (u[p + 2] === target && u[p + 3] === meta && u[p + 4] === flits && arrivalPs >= f[(p >>> 1) + 3]!) {
-        u[p + 5]! += 1;
-        f[(p >>> 1) + 3] = arrivalPs;
-        this.c[this.cb + C.flits] += (flits >>> 16) + (flits & 0xffff);
-        return;
-      }
-    }
-    if (this.txnCount >= this.txnCap)
-      throw new SimulationError(`core ${this.id}: more than ${this.txnCap} memory transactions without yielding; yield DUE in long loops`);
-    const p = (this.txnBase + this.txnCount * TXN_BYTES) >>> 2;
-    f[p >>> 1] = arrivalPs;
-    u[p + 2] = target;
-    u[p + 3] = meta;
-    u[p + 4] = flits;
-    u[p + 5] = 1;
-    f[(p >>> 1) + 3] = arrivalPs;
-    this.txnCount++;
-    this.c[this.cb + C.flits] += (flits >>> 16) + (flits & 0xffff);
+    this.txnRecord(this.tKind === TARGET_DRAM ? this.tUnit : TXN_TARGET_MPB | this.tUnit, arrivalPs, write, bytes, cause);
   }
 
-  /**
-   * Appends a buffered write (visible at visiblePs) and updates the overlay. src holds the
-   * line image at srcOff (a multiple of 32; src32 is its word view).
-   */
+  /** Appends a buffered write (CoreBase.appendWrite) and counts MPB bytes in the message matrix. */
   private logWrite(lineId: number, mask: number, src: Uint8Array, src32: Uint32Array, srcOff: number, visiblePs: number): void {
-    if (this.logCount >= this.logCap)
-      throw new SimulationError(`core ${this.id}: more than ${this.logCap} line writes without yielding; yield DUE in long loops`);
-    const at = this.logBase + this.logCount * WLOG_BYTES;
-    const f = this.v.wlogF;
-    const u = this.v.wlogU;
-    f[at >>> 3] = visiblePs;
-    u[(at >>> 2) + 2] = lineId;
-    u[(at >>> 2) + 3] = mask >>> 0;
-    u[(at >>> 2) + 4] = WLOG_WRITE;
-    u[(at >>> 2) + 5] = this.seq++;
-    copyLine(this.v.wlogU, (at + 32) >>> 2, src32, srcOff >>> 2);
-    this.logCount++;
-    // own view
-    let o = this.ovl.find(lineId);
-    if (o < 0) {
-      o = this.ovl.insert(lineId);
-      readCommittedLine(this.v, lineId, this.ovl.data32, o >>> 2);
-    }
-    const od = this.ovl.data;
-    if (mask === FULL_MASK || mask === -1) copyLine(this.ovl.data32, o >>> 2, src32, srcOff >>> 2);
-    else for (let i = 0; i < LINE_BYTES; i++) if ((mask >>> i) & 1) od[o + i] = src[srcOff + i]!;
+    this.appendWrite(lineId, mask, src, src32, srcOff, visiblePs);
     // message matrix: bytes written into another core's MPB half
     if (lineId >>> SPACE_SHIFT === SPACE_MPB) {
       const off = ((lineId & 0x1ff) << 5) >>> 0;
@@ -453,6 +253,10 @@ export class Core {
 
   /** Sends the write-combine buffer's bytes to memory (if any). */
   drainWcb(): void {
+    this.drainWrites();
+  }
+
+  protected override drainWrites(): void {
     if (this.wcbKey < 0) return;
     const key = this.wcbKey;
     this.wcbKey = -1;
@@ -850,42 +654,7 @@ export class Core {
 
   // ---------------------------------------------------------------- messages
 
-  /** Counts a protocol-level message from this core to `dst` (the message matrix). */
-  countMessage(dst: number, _bytes = 0): void {
-    this.v.matrix[this.matrixRow + dst * 2] += 1;
-    this.c[this.cb + C.messagesSent] += 1;
-  }
-
-  /** This core's counter `name` (vocabulary C) as accumulated so far; times in ps. */
-  counter(name: keyof typeof C): number {
-    return this.c[this.cb + C[name]]!;
-  }
-
-  /** Reports a result row. */
-  report(row: Row): void {
-    this.rows.push(row);
-  }
-
   // ---------------------------------------------------------------- blocking operations
-
-  private prepareBlock(): void {
-    this.fence();
-    this.drainWcb();
-    this.fence();
-  }
-
-  private *blockOn(reason: BlockReason): Sim<void> {
-    const c = this.c;
-    const cb = this.cb;
-    c[cb + S.blockedAtPs] = this.now;
-    c[cb + S.wakePs] = NaN;
-    c[cb + C.state] = CoreState.Blocked;
-    c[cb + C.blockedOn] = reason;
-    yield YIELD_BLOCKED;
-    // the committer released us: clock and wait accounting are already in the shared slot
-    this.now = c[cb + C.clockPs]!;
-    c[cb + C.blockedOn] = BlockReason.None;
-  }
 
   /** Cost of one poll read of a line (the final, successful read of a wait). */
   private pollPs(): number {
@@ -902,33 +671,6 @@ export class Core {
     this.prepareBlock();
     this.translate(addr);
     return yield* this.waitLine(this.tLine, addr & 31, size, op, value, this.pollPs(), this.tKind === TARGET_MPB ? STALL_MPB : STALL_DRAM);
-  }
-
-  private *waitLine(lineId: number, off: number, size: number, op: WaitOpName, value: number, pollPs: number, cause: number): Sim<number> {
-    const opCode = WAIT_OPS[op];
-    if (opCode === undefined) throw new SimulationError(`core ${this.id}: unknown wait operator ${String(op)}`);
-    this.readMemLine(lineId, this.bulk32, 0);
-    const v0 = valueAt(this.bulk, off, size);
-    this.now += pollPs;
-    this.stall(cause, pollPs);
-    if (compare(opCode, v0, value)) return v0;
-    const c = this.c;
-    const cb = this.cb;
-    c[cb + S.waitLine] = lineId;
-    c[cb + S.waitOffset] = off;
-    c[cb + S.waitSize] = size;
-    c[cb + S.waitOp] = opCode;
-    c[cb + S.waitValue] = value;
-    c[cb + S.waitReadPs] = pollPs;
-    yield* this.blockOn(BlockReason.Flag);
-    return c[cb + S.tasResult]!;
-  }
-
-  /** Ideal barrier over every core that runs the workload (harness synchronisation). */
-  *barrier(): Sim<void> {
-    this.prepareBlock();
-    this.c[this.cb + S.barrierCount] += 1;
-    yield* this.blockOn(BlockReason.Barrier);
   }
 
   /** One-way latency to test-and-set register `reg` (on the tile of core `reg`). */
@@ -975,45 +717,10 @@ export class Core {
     }
   }
 
-  /** Sleeps (halted, idle power) for `ns` simulated nanoseconds. */
-  *sleep(ns: number): Sim<void> {
-    this.prepareBlock();
-    const ps = Math.round(ns * 1000);
-    this.now += ps;
-    this.c[this.cb + C.sleepPs] += ps;
-    if (this.due()) yield YIELD_DUE;
-  }
-
   // ---------------------------------------------------------------- scheduler hooks
 
-  /** Loads scheduler-owned state before running in an epoch. */
-  beginRun(epochEndPs: number): void {
-    const c = this.c;
-    const cb = this.cb;
-    this.now = c[cb + C.clockPs]!;
-    this.period = c[cb + S.periodPs]!;
-    this.epochEnd = epochEndPs;
-    this.logCount = c[cb + S.logCount]!;
-    this.txnCount = c[cb + S.txnCount]!;
-    if (this.logCount === 0) this.ovl.clear();
-  }
 
-  /** Publishes state after running in an epoch. */
-  endRun(): void {
-    const c = this.c;
-    const cb = this.cb;
-    c[cb + C.clockPs] = this.now;
-    c[cb + C.cycles] += (this.now - this.cyclesClock) / this.period;
-    this.cyclesClock = this.now;
-    c[cb + S.logCount] = this.logCount;
-    c[cb + S.txnCount] = this.txnCount;
-    c[cb + C.l1Lines] = this.l1.valid;
-    c[cb + C.l2Lines] = this.l2 ? this.l2.valid : 0;
-  }
-
-  /** Finishes the program: waits for outstanding work and drains buffers. */
-  finish(): void {
-    this.prepareBlock();
-    this.c[this.cb + C.state] = CoreState.Finished;
+  protected cacheLines(level: 1 | 2): number {
+    return level === 1 ? this.l1.valid : this.l2 ? this.l2.valid : 0;
   }
 }

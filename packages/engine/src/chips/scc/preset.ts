@@ -3,7 +3,7 @@
  * (seed) = from the papers, (doc) = vendor documentation, (derived) = arithmetic on those,
  * (model) = an assumption of this lab, chosen and documented here.
  */
-import type { ChipConfig } from '../chip-schema';
+import type { SccChipConfig } from './schema';
 
 /** V/f pairs (seed): divisor 2: 800 MHz at 1.1 V; 3: 533 MHz at 0.8 V; 4: 400 MHz at 0.7 V; 5..16 at 0.6 V. */
 const vf = [
@@ -50,7 +50,7 @@ function islands2x2(width: number, height: number): number[][] {
 const coreCapacitanceF = 0.417391304 / 0.75 / 0.64 / (1600e6 / 3);
 const uncoreStaticW = 31.6 - (2 * (0.556522 + 0.1) + 46 * (0.139130 + 0.1) + 2.0e-9 * 1.1 * 1.1 * 800e6);
 
-export const sccPreset: ChipConfig = {
+export const sccPreset: SccChipConfig = {
   name: 'Intel SCC',
   mesh: {
     width: 6,
@@ -106,12 +106,4 @@ export const sccPreset: ChipConfig = {
     mpbBasePage: 0xc0,
   },
   testAndSetRegisters: 48, // seed: one per core
-};
-
-export const PRESETS: Record<string, { chip: ChipConfig; description: string; source: string }> = {
-  scc: {
-    chip: sccPreset,
-    description: 'Intel SCC: 48 P54C cores on a 6x4 mesh, 16 KB MPB per tile, no cache coherence, 533/800/800',
-    source: '../shared/reference/scc.md section 1',
-  },
 };

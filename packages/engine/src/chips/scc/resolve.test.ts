@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chipConfig, corePeriodPs, deepMerge, resolveChip } from './chip';
-import { lutKind, lutUnit, TARGET_DRAM, TARGET_MPB, lutAttrs, ATTR_MPBT } from './vocabulary';
+import { corePeriodPs, deepMerge } from '../../chip';
+import { lutKind, lutUnit, TARGET_DRAM, TARGET_MPB, lutAttrs, ATTR_MPBT } from '../../vocabulary';
+import { chipConfig as anyChipConfig } from '../registry';
+import { resolveScc } from './resolve';
+import type { SccChipConfig } from './schema';
+
+const chipConfig = (preset: string, overrides: Record<string, unknown> = {}) => anyChipConfig(preset, overrides) as SccChipConfig;
+const resolveChip = resolveScc;
 
 describe('SCC preset', () => {
   const chip = resolveChip(chipConfig('scc'));

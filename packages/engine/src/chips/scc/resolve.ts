@@ -1,90 +1,24 @@
 /**
- * Chip resolution: preset + overrides -> validated ChipConfig -> ResolvedChip, the plain
- * values every component receives (periods in ps, controller tiles, LUTs, islands).
+ * SCC chip resolution: a validated SccChipConfig -> SccChip, the plain values every component
+ * receives (periods in ps, controller tiles, per-core LUTs, islands).
  * Invariants: every number a component needs is here; nothing below reads raw config.
  */
-import { ChipSchema, type ChipConfig } from './chip-schema';
-import { ExperimentError, formatIssues } from './experiment';
-import { PRESETS } from './presets/scc';
-import { makeTopology, tileAt, tileHops, coreTile, type Topology } from './topology';
-import { periodPsFromMHz } from './units';
-import { ATTR_MPBT, LUT_ENTRIES, PAGE_BYTES, TARGET_DRAM, TARGET_MPB, lutEntry } from './vocabulary';
+import type { ResolvedCache, ResolvedChip } from '../../chip';
+import { ExperimentError } from '../../experiment';
+import { makeTopology, tileAt, tileHops, coreTile } from '../../topology';
+import { periodPsFromMHz } from '../../units';
+import { ATTR_MPBT, LUT_ENTRIES, PAGE_BYTES, TARGET_DRAM, TARGET_MPB, lutEntry } from '../../vocabulary';
+import type { SccChipConfig } from './schema';
 
-export interface ResolvedCache {
-  sets: number;
-  ways: number;
-  hitCycles: number;
-  writeBack: boolean;
-  allocateOnWrite: boolean;
-}
-
-export interface ResolvedChip {
-  config: ChipConfig;
-  topo: Topology;
-  l1d: ResolvedCache;
-  l2: ResolvedCache | null;
-  missesInFlight: number;
-  wcbBytes: number;
-  meshPeriodPs: number;
-  memPeriodPs: number;
-  hopPs: number; // one hop, one direction
-  flitBytes: number;
-  contentionWindowPs: number;
-  controllers: number;
-  controllerTile: Int32Array; // controller -> tile
-  nearestController: Int32Array; // core -> controller of its private memory
-  coreOverheadCycles: number;
-  dramAccessPs: number; // memory-clock part of a DRAM access
-  serviceMemPs: number; // controller occupancy per transaction
-  mpbBytes: number;
-  mpbLocalCycles: number;
-  mpbRemoteCycles: number;
-  baseMHz: number;
-  tileDivisors: Int32Array; // initial divisor per tile
-  islandOfTile: Int32Array;
-  islands: number;
-  vf: Map<number, { freqMHz: number; volts: number }>;
+/** The SCC's resolved chip: the generic values plus the per-core LUTs and the MPB window. */
+export interface SccChip extends ResolvedChip {
+  family: 'scc';
+  config: SccChipConfig;
   luts: Uint32Array; // cores * 256 entries
-  privateBase: number; // core address of private memory
-  privateBytes: number;
-  sharedBase: number;
-  sharedBytes: number;
   mpbBase: number; // core address of tile 0's MPB; tile t at mpbBase + t * MPB_STRIDE
-  tasRegisters: number;
-  poolBytes: number;
-  ctrlBytes: number; // address space per controller
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Deep-merges overrides onto a base (arrays replace). */
-export function deepMerge(base: unknown, over: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in base ? deepMerge(base[k], v) : v;
-  return out;
-}
-
-export function presetNames(): string[] {
-  return Object.keys(PRESETS);
-}
-
-export function chipConfig(preset: string, overrides: Record<string, unknown> = {}): ChipConfig {
-  const p = PRESETS[preset];
-  if (!p) throw new ExperimentError(`chip.preset: unknown preset "${preset}" (known: ${presetNames().join(', ')})`);
-  const merged = deepMerge(structuredCloneish(p.chip), overrides);
-  const parsed = ChipSchema.safeParse(merged);
-  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, 'chip'));
-  return parsed.data;
-}
-
-function structuredCloneish<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v)) as T;
-}
-
-function resolveCache(c: ChipConfig['caches']['l1d']): ResolvedCache {
+function resolveCache(c: SccChipConfig['caches']['l1d']): ResolvedCache {
   return {
     sets: c.sizeBytes / (c.ways * c.lineBytes),
     ways: c.ways,
@@ -94,7 +28,7 @@ function resolveCache(c: ChipConfig['caches']['l1d']): ResolvedCache {
   };
 }
 
-export function resolveChip(config: ChipConfig): ResolvedChip {
+export function resolveScc(config: SccChipConfig): SccChip {
   const topo = makeTopology(config.mesh.width, config.mesh.height, config.coresPerTile);
   const controllers = config.memory.controllers.length;
   const controllerTile = Int32Array.from(config.memory.controllers.map((m) => tileAt(topo, m.x, m.y)));
@@ -138,6 +72,7 @@ export function resolveChip(config: ChipConfig): ResolvedChip {
     for (let p = 0; p < mpbPages; p++) luts[base + lut.mpbBasePage + p] = lutEntry(TARGET_MPB, ATTR_MPBT, 0, p * MPB_TILES_PER_PAGE);
   }
   return {
+    family: 'scc',
     config,
     topo,
     l1d: resolveCache(config.caches.l1d),
@@ -179,7 +114,8 @@ export function resolveChip(config: ChipConfig): ResolvedChip {
 export const MPB_STRIDE = 16384;
 export const MPB_TILES_PER_PAGE = PAGE_BYTES / MPB_STRIDE;
 
-/** Period of a core clock at a divisor, in ps (1600/3 MHz -> 1875 ps). */
-export function corePeriodPs(chip: ResolvedChip, divisor: number): number {
-  return periodPsFromMHz(chip.baseMHz / divisor);
+/** The chip as an SCC chip; throws for another family (a workload's SCC-only helper was given another chip). */
+export function asScc(chip: ResolvedChip): SccChip {
+  if (chip.family !== 'scc') throw new ExperimentError(`an SCC-family chip is needed here, got a ${chip.family} chip`);
+  return chip as SccChip;
 }

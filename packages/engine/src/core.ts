@@ -1,0 +1,370 @@
+/**
+ * The generic part of a simulated core: what every chip family's core shares. A family's core
+ * (chips/<family>/core.ts) extends CoreBase with its address map, cache hierarchy and its own
+ * operations (the SCC: MPB, CL1INVMB, test-and-set; TILE64: caching regimes, raw network
+ * messages, DMA). One family per run, so every call site sees one class: monomorphic.
+ *
+ * Contract
+ * - Time: `now` is this core's clock in ps; `compute(cycles)` advances it; memory transactions
+ *   occupy one of `missesInFlight` slots (`issue`), and the core stalls only when it needs a
+ *   slot and none is free, or at a `fence`.
+ * - Memory side: a family reads a line as this core sees it (`readMemLine`: committed memory
+ *   plus the core's own writes of this epoch, the overlay), appends buffered writes with their
+ *   visible time (`appendWrite`), and records memory transactions for the weave (`txnRecord`,
+ *   target = a controller index, or TXN_TARGET_MPB | tile for a tile's on-chip buffer).
+ * - Blocking operations are generators used with `yield*`: waitLine (a family's waitUntil),
+ *   barrier, sleep. Before blocking a core drains what it buffers (`drainWrites`, a family hook).
+ * - Long loops call `if (core.due()) yield DUE;` so the scheduler can end the epoch.
+ * Units: time in ps, sizes in bytes. Hot paths (issue, txnRecord, appendWrite, readMemLine) are
+ * called on every memory-side access: no allocation.
+ */
+import type { ResolvedChip } from './chip';
+import { CORE_SLOTS, S, TXN_BYTES, WLOG_BYTES, WLOG_WRITE, type Views } from './layout';
+import { copyLine } from './line-copy';
+import { readCommittedLine, valueAt } from './memory';
+import { Overlay } from './overlay';
+import { makeRng, type Rng } from './rng';
+import { coreTile, tileX, tileY } from './topology';
+import { BlockReason, C, CoreState, LINE_BYTES, LINE_WORDS, WAIT_OPS, YIELD_BLOCKED, YIELD_DUE, compare, type Sim, type WaitOpName } from './vocabulary';
+
+export const DUE = YIELD_DUE;
+
+export class SimulationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SimulationError';
+  }
+}
+
+/** A row a workload reports; flat records charted and exported as CSV. */
+export type Row = Record<string, number | string | boolean>;
+
+export const FULL_MASK = 0xffffffff;
+/**
+ * Zero stored as a double. V8 keeps a field's representation from its first store: fields that
+ * will hold non-Smi numbers (picosecond times, counts read from Float64Arrays, 32-bit line ids
+ * and masks) start as doubles, so the first large value does not change Core's hidden class
+ * and deoptimise every hot path that inlined it (once per isolate: 48 times with a worker per
+ * core). -0 behaves as 0 in every use here; each field is overwritten before it is reported.
+ */
+export const F64_ZERO = -0;
+
+export function popcount(m: number): number {
+  m = m - ((m >>> 1) & 0x55555555);
+  m = (m & 0x33333333) + ((m >>> 2) & 0x33333333);
+  return (Math.imul((m + (m >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+export abstract class CoreBase {
+  readonly id: number;
+  readonly tile: number;
+  readonly x: number;
+  readonly y: number;
+  readonly rng: Rng;
+  readonly chip: ResolvedChip;
+  /** Reported rows, in order. */
+  readonly rows: Row[] = [];
+
+  /** This core's clock, ps. */
+  now = F64_ZERO;
+  epochEnd = F64_ZERO;
+  period = F64_ZERO;
+
+  protected readonly v: Views;
+  protected readonly c: Float64Array;
+  protected readonly cb: number;
+  protected readonly ovl: Overlay;
+  private readonly mshr: Float64Array;
+  private readonly mshrCause: Int32Array;
+  /** A line buffer (word view bulk32) that memory reads fill. */
+  protected readonly bulk32 = new Uint32Array(LINE_WORDS);
+  protected readonly bulk = new Uint8Array(this.bulk32.buffer);
+  // logs
+  protected readonly logBase: number;
+  protected readonly logCap: number;
+  private readonly logSoft: number;
+  logCount = F64_ZERO;
+  private readonly txnBase: number;
+  private readonly txnCap: number;
+  private readonly txnSoft: number;
+  txnCount = F64_ZERO;
+  protected seq = 0;
+  protected readonly matrixRow: number;
+  private cyclesClock = F64_ZERO;
+
+  constructor(id: number, chip: ResolvedChip, views: Views, seed: number) {
+    this.id = id;
+    this.chip = chip;
+    this.v = views;
+    const topo = chip.topo;
+    this.tile = coreTile(topo, id);
+    this.x = tileX(topo, this.tile);
+    this.y = tileY(topo, this.tile);
+    this.rng = makeRng(seed, id);
+    this.c = views.core;
+    this.cb = id * CORE_SLOTS;
+    const L = views.layout;
+    this.ovl = new Overlay(L.wlogCap);
+    this.mshr = new Float64Array(chip.missesInFlight);
+    this.mshrCause = new Int32Array(chip.missesInFlight);
+    this.logBase = id * L.wlogCap * WLOG_BYTES;
+    this.logCap = L.wlogCap;
+    this.logSoft = L.wlogCap >>> 1;
+    this.txnBase = id * L.txnCap * TXN_BYTES;
+    this.txnCap = L.txnCap;
+    this.txnSoft = L.txnCap >>> 1;
+    this.matrixRow = id * topo.cores * 2;
+  }
+
+  get cores(): number {
+    return this.chip.topo.cores;
+  }
+  get nowNs(): number {
+    return this.now / 1000;
+  }
+
+  // ---------------------------------------------------------------- time
+
+  /** True when the workload should `yield DUE` (epoch end passed, or logs half full). */
+  due(): boolean {
+    return this.now >= this.epochEnd || this.logCount >= this.logSoft || this.txnCount >= this.txnSoft;
+  }
+
+  /** Executes `cycles` cycles of work. */
+  compute(cycles: number): void {
+    const ps = cycles * this.period;
+    this.now += ps;
+    this.c[this.cb + C.busyPs] += ps;
+  }
+
+  protected stall(cause: number, ps: number): void {
+    this.c[this.cb + C.stallL1MissPs + cause] += ps;
+  }
+
+  /**
+   * Takes a miss slot: waits (stalling) for the earliest free slot, then occupies it until
+   * now + latency. Returns the completion time. Issue itself costs one cycle.
+   */
+  protected issue(latencyPs: number, cause: number): number {
+    const m = this.mshr;
+    let k = 0;
+    for (let i = 1; i < m.length; i++) if (m[i]! < m[k]!) k = i;
+    const free = m[k]!;
+    if (free > this.now) {
+      this.stall(this.mshrCause[k]!, free - this.now);
+      this.now = free;
+    }
+    const done = this.now + latencyPs;
+    m[k] = done;
+    this.mshrCause[k] = cause;
+    this.now += this.period;
+    this.c[this.cb + C.busyPs] += this.period;
+    return done;
+  }
+
+  protected busySlots(): number {
+    let n = 0;
+    for (let i = 0; i < this.mshr.length; i++) if (this.mshr[i]! > this.now) n++;
+    return n;
+  }
+
+  /** Waits for every outstanding memory transaction. */
+  fence(): void {
+    const m = this.mshr;
+    for (;;) {
+      let k = -1;
+      for (let i = 0; i < m.length; i++) if (m[i]! > this.now && (k < 0 || m[i]! < m[k]!)) k = i;
+      if (k < 0) return;
+      this.stall(this.mshrCause[k]!, m[k]! - this.now);
+      this.now = m[k]!;
+    }
+  }
+
+  // ---------------------------------------------------------------- memory side
+
+  /** Copies the line as this core sees it (committed + own writes) into dst at word dstWord. */
+  protected readMemLine(lineId: number, dst: Uint32Array, dstWord: number): void {
+    const o = this.ovl.find(lineId);
+    if (o >= 0) copyLine(dst, dstWord, this.ovl.data32, o >>> 2);
+    else readCommittedLine(this.v, lineId, dst, dstWord);
+  }
+
+  /**
+   * Records a memory transaction for the weave phase; coalesces streams to one record.
+   * target: a controller index, or TXN_TARGET_MPB | tile (a tile's on-chip buffer).
+   */
+  protected txnRecord(target: number, arrivalPs: number, write: boolean, bytes: number, cause: number): void {
+    const data = 1 + Math.ceil(bytes / this.chip.flitBytes);
+    const flits = write ? (data << 16) | 1 : (1 << 16) | data;
+    const meta = this.tile | (cause << 20) | (Math.max(1, this.busySlots()) << 24);
+    const u = this.v.txnU;
+    const f = this.v.txnF;
+    // coalesce with one of the last two records (streams, and flushes that interleave
+    // write-backs with reads, stay one record each)
+    for (let back = 1; back <= 2 && back <= this.txnCount; back++) {
+      const p = (this.txnBase + (this.txnCount - back) * TXN_BYTES) >>> 2;
+      if (u[p + 2] === target && u[p + 3] === meta && u[p + 4] === flits && arrivalPs >= f[(p >>> 1) + 3]!) {
+        u[p + 5]! += 1;
+        f[(p >>> 1) + 3] = arrivalPs;
+        this.c[this.cb + C.flits] += (flits >>> 16) + (flits & 0xffff);
+        return;
+      }
+    }
+    if (this.txnCount >= this.txnCap)
+      throw new SimulationError(`core ${this.id}: more than ${this.txnCap} memory transactions without yielding; yield DUE in long loops`);
+    const p = (this.txnBase + this.txnCount * TXN_BYTES) >>> 2;
+    f[p >>> 1] = arrivalPs;
+    u[p + 2] = target;
+    u[p + 3] = meta;
+    u[p + 4] = flits;
+    u[p + 5] = 1;
+    f[(p >>> 1) + 3] = arrivalPs;
+    this.txnCount++;
+    this.c[this.cb + C.flits] += (flits >>> 16) + (flits & 0xffff);
+  }
+
+  /**
+   * Appends a buffered write (visible at visiblePs) and updates the overlay. src holds the
+   * line image at srcOff (a multiple of 32; src32 is its word view).
+   */
+  protected appendWrite(lineId: number, mask: number, src: Uint8Array, src32: Uint32Array, srcOff: number, visiblePs: number): void {
+    if (this.logCount >= this.logCap)
+      throw new SimulationError(`core ${this.id}: more than ${this.logCap} line writes without yielding; yield DUE in long loops`);
+    const at = this.logBase + this.logCount * WLOG_BYTES;
+    const f = this.v.wlogF;
+    const u = this.v.wlogU;
+    f[at >>> 3] = visiblePs;
+    u[(at >>> 2) + 2] = lineId;
+    u[(at >>> 2) + 3] = mask >>> 0;
+    u[(at >>> 2) + 4] = WLOG_WRITE;
+    u[(at >>> 2) + 5] = this.seq++;
+    copyLine(this.v.wlogU, (at + 32) >>> 2, src32, srcOff >>> 2);
+    this.logCount++;
+    // own view
+    let o = this.ovl.find(lineId);
+    if (o < 0) {
+      o = this.ovl.insert(lineId);
+      readCommittedLine(this.v, lineId, this.ovl.data32, o >>> 2);
+    }
+    const od = this.ovl.data;
+    if (mask === FULL_MASK || mask === -1) copyLine(this.ovl.data32, o >>> 2, src32, srcOff >>> 2);
+    else for (let i = 0; i < LINE_BYTES; i++) if ((mask >>> i) & 1) od[o + i] = src[srcOff + i]!;
+  }
+
+  /** Counts a protocol-level message from this core to `dst` (the message matrix). */
+  countMessage(dst: number, _bytes = 0): void {
+    this.v.matrix[this.matrixRow + dst * 2] += 1;
+    this.c[this.cb + C.messagesSent] += 1;
+  }
+
+  /** This core's counter `name` (vocabulary C) as accumulated so far; times in ps. */
+  counter(name: keyof typeof C): number {
+    return this.c[this.cb + C[name]]!;
+  }
+
+  /** Reports a result row. */
+  report(row: Row): void {
+    this.rows.push(row);
+  }
+
+  // ---------------------------------------------------------------- blocking operations
+
+  /** Family hook: sends whatever the core buffers (a write-combine buffer) to memory. */
+  protected drainWrites(): void {}
+
+  protected prepareBlock(): void {
+    this.fence();
+    this.drainWrites();
+    this.fence();
+  }
+
+  protected *blockOn(reason: BlockReason): Sim<void> {
+    const c = this.c;
+    const cb = this.cb;
+    c[cb + S.blockedAtPs] = this.now;
+    c[cb + S.wakePs] = NaN;
+    c[cb + C.state] = CoreState.Blocked;
+    c[cb + C.blockedOn] = reason;
+    yield YIELD_BLOCKED;
+    // the committer released us: clock and wait accounting are already in the shared slot
+    this.now = c[cb + C.clockPs]!;
+    c[cb + C.blockedOn] = BlockReason.None;
+  }
+
+  /**
+   * Blocks until the `size`-byte value at byte `off` of line `lineId` satisfies `op value`
+   * (the committer checks it after each write to the line). `pollPs` is the cost of the final,
+   * successful read; `cause` the stall it is charged to. Returns the value seen.
+   */
+  protected *waitLine(lineId: number, off: number, size: number, op: WaitOpName, value: number, pollPs: number, cause: number): Sim<number> {
+    const opCode = WAIT_OPS[op];
+    if (opCode === undefined) throw new SimulationError(`core ${this.id}: unknown wait operator ${String(op)}`);
+    this.readMemLine(lineId, this.bulk32, 0);
+    const v0 = valueAt(this.bulk, off, size);
+    this.now += pollPs;
+    this.stall(cause, pollPs);
+    if (compare(opCode, v0, value)) return v0;
+    const c = this.c;
+    const cb = this.cb;
+    c[cb + S.waitLine] = lineId;
+    c[cb + S.waitOffset] = off;
+    c[cb + S.waitSize] = size;
+    c[cb + S.waitOp] = opCode;
+    c[cb + S.waitValue] = value;
+    c[cb + S.waitReadPs] = pollPs;
+    yield* this.blockOn(BlockReason.Flag);
+    return c[cb + S.tasResult]!;
+  }
+
+  /** Ideal barrier over every core that runs the workload (harness synchronisation). */
+  *barrier(): Sim<void> {
+    this.prepareBlock();
+    this.c[this.cb + S.barrierCount] += 1;
+    yield* this.blockOn(BlockReason.Barrier);
+  }
+
+  /** Sleeps (halted, idle power) for `ns` simulated nanoseconds. */
+  *sleep(ns: number): Sim<void> {
+    this.prepareBlock();
+    const ps = Math.round(ns * 1000);
+    this.now += ps;
+    this.c[this.cb + C.sleepPs] += ps;
+    if (this.due()) yield YIELD_DUE;
+  }
+
+  // ---------------------------------------------------------------- scheduler hooks
+
+  /** Loads scheduler-owned state before running in an epoch. */
+  beginRun(epochEndPs: number): void {
+    const c = this.c;
+    const cb = this.cb;
+    this.now = c[cb + C.clockPs]!;
+    this.period = c[cb + S.periodPs]!;
+    this.epochEnd = epochEndPs;
+    this.logCount = c[cb + S.logCount]!;
+    this.txnCount = c[cb + S.txnCount]!;
+    if (this.logCount === 0) this.ovl.clear();
+  }
+
+  /** Family hook: cache occupancy published at the end of each run phase. */
+  protected abstract cacheLines(level: 1 | 2): number;
+
+  /** Publishes state after running in an epoch. */
+  endRun(): void {
+    const c = this.c;
+    const cb = this.cb;
+    c[cb + C.clockPs] = this.now;
+    c[cb + C.cycles] += (this.now - this.cyclesClock) / this.period;
+    this.cyclesClock = this.now;
+    c[cb + S.logCount] = this.logCount;
+    c[cb + S.txnCount] = this.txnCount;
+    c[cb + C.l1Lines] = this.cacheLines(1);
+    c[cb + C.l2Lines] = this.cacheLines(2);
+  }
+
+  /** Finishes the program: waits for outstanding work and drains buffers. */
+  finish(): void {
+    this.prepareBlock();
+    this.c[this.cb + C.state] = CoreState.Finished;
+  }
+}
