@@ -12,6 +12,7 @@ export { CoreBase, DUE, SimulationError, type Row } from './core';
 export * from './chips/family';
 export { FAMILIES, PRESETS, chipConfig, familyOf, presetNames, presetOf, resolveChip, resolvePresetChip } from './chips/registry';
 export * from './chips/scc/index';
+export * from './chips/tile64/index';
 export * from './workload';
 export * from './simulation';
 export * from './results';

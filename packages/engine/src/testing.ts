@@ -3,15 +3,19 @@
  * without registering a workload. Same engine path as any other run.
  */
 import { z } from 'zod';
+import { presetOf } from './chips/registry';
 import type { SccCore } from './chips/scc/core';
+import type { CoreBase } from './core';
 import type { Results } from './results';
 import { Simulation } from './simulation';
 import type { Sim } from './vocabulary';
 import type { WorkloadDef } from './workload';
 
-export interface ProgramRun {
+export interface ProgramRun<K extends CoreBase = SccCore> {
   cores: number[];
-  program: (core: SccCore) => Sim<void>;
+  program: (core: K) => Sim<void>;
+  /** Chip preset (default 'scc'); the program's core is that preset's family's class. */
+  preset?: string;
   chip?: Record<string, unknown>;
   seed?: number;
   quantumNs?: number;
@@ -19,21 +23,22 @@ export interface ProgramRun {
   maxTimeNs?: number;
 }
 
-export function programWorkload(run: ProgramRun): WorkloadDef<Record<string, never>, SccCore> {
+export function programWorkload<K extends CoreBase = SccCore>(run: ProgramRun<K>): WorkloadDef<Record<string, never>, K> {
   return {
     name: 'test-program',
     title: 'test program',
     description: 'an ad-hoc program for tests',
+    families: [presetOf(run.preset ?? 'scc').family],
     params: z.strictObject({}) as unknown as z.ZodType<Record<string, never>>,
     participants: () => run.cores,
     program: (core) => run.program(core),
   };
 }
 
-export function experimentFor(run: ProgramRun): Record<string, unknown> {
+export function experimentFor<K extends CoreBase>(run: ProgramRun<K>): Record<string, unknown> {
   return {
     version: 1,
-    chip: { preset: 'scc', overrides: run.chip ?? {} },
+    chip: { preset: run.preset ?? 'scc', overrides: run.chip ?? {} },
     workload: { name: 'test-program', params: {} },
     seed: run.seed ?? 1,
     quantumNs: run.quantumNs ?? 1000,
@@ -42,7 +47,7 @@ export function experimentFor(run: ProgramRun): Record<string, unknown> {
   };
 }
 
-export function runProgram(run: ProgramRun): Results {
+export function runProgram<K extends CoreBase = SccCore>(run: ProgramRun<K>): Results {
   const sim = new Simulation(experimentFor(run), { 'test-program': programWorkload(run) }, { layout: { wlogCap: 4096, txnCap: 2048 } });
   return sim.runInline();
 }

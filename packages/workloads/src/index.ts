@@ -12,6 +12,8 @@ import { socketPingpong } from './socket-pingpong';
 import { pipeline, dramHops } from './pipeline/index';
 import { nbodyRing } from './nbody-ring';
 import { concordance } from './concordance';
+import { latencyLadder } from './tile64/latency-ladder';
+import { tileMessages } from './tile64/tile-messages';
 
 export const workloads: WorkloadRegistry = {
   [memtest.name]: memtest,
@@ -27,11 +29,14 @@ export const workloads: WorkloadRegistry = {
   [dramHops.name]: dramHops,
   [nbodyRing.name]: nbodyRing,
   [concordance.name]: concordance,
+  [latencyLadder.name]: latencyLadder,
+  [tileMessages.name]: tileMessages,
 };
 
 export { memtest, mpbPingpong, staleRead, l1Stream };
 export { mpiSweep, rccePair, rcceBcast, dvfsKernels, socketPingpong };
 export { pipeline, dramHops, nbodyRing, concordance };
+export { latencyLadder, tileMessages };
 export { stageCores, stageHops, stageBuffers, type PipelineMode, type PipelineOrder, type PipelinePlacement } from './pipeline/plan';
 export * from './placement';
 export { Rcce, rcceLayout, RCCE_CHUNK_BYTES } from './rcce/index';

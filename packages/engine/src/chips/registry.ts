@@ -8,14 +8,17 @@ import { deepMerge, type ResolvedChip } from '../chip';
 import { ExperimentError, formatIssues } from '../experiment';
 import type { AnyChipFamily, ChipPreset } from './family';
 import { sccFamily, sccPresets } from './scc/index';
+import { tile64Family, tile64Presets } from './tile64/index';
 
 export const FAMILIES: Record<string, AnyChipFamily> = {
   [sccFamily.name]: sccFamily,
+  [tile64Family.name]: tile64Family,
 };
 
 /** Every family's presets by name (a family's index.ts lists its own, with sources). */
 export const PRESETS: Record<string, ChipPreset> = {
   ...sccPresets,
+  ...tile64Presets,
 };
 
 export function presetNames(): string[] {

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { runProgram } from '../../testing';
+import { resolveChip } from '../registry';
+import type { Tile64Core } from './core';
+import type { Tile64Chip } from './resolve';
+import { Tlb } from './tlb';
+
+const PAGE = 65536;
+const l2Key = (paddr: number) => Math.floor(paddr / 64);
+
+describe('TILE64 preset', () => {
+  it('has the numbers of tile64-roarvm.md section 1', () => {
+    const chip = resolveChip('tile64') as Tile64Chip;
+    expect(chip.family).toBe('tile64');
+    expect(chip.topo).toMatchObject({ width: 8, height: 8, cores: 64, coresPerTile: 1 });
+    expect(chip.config.caches.l1d).toMatchObject({ sizeBytes: 8192, lineBytes: 16, hitCycles: 2 });
+    expect(chip.config.caches.l2).toMatchObject({ sizeBytes: 65536, lineBytes: 64, hitCycles: 8 });
+    expect(chip.controllers).toBe(4);
+    expect(chip.config.tlb.dataEntries).toBe(16);
+    expect(chip.remoteBaseCycles).toBe(35);
+    expect(chip.remotePerHopCycles).toBe(2);
+  });
+
+  it('rejects bad configs naming the component', () => {
+    expect(() => resolveChip('tile64', { caches: { l2: { lineBytes: 48 } } })).toThrow(/chip\.caches\.l2\.lineBytes/);
+    expect(() => resolveChip('tile64', { memory: { controllers: [{ x: 9, y: 0 }] } })).toThrow(/memory controller 0 at \(9,0\) is outside the 8x8 mesh/);
+    expect(() => resolveChip('tile64', { tlb: { pages: 3 } })).toThrow(/chip\.tlb: Unrecognized key: "pages"/);
+  });
+});
+
+describe('TILE64 caching regimes', () => {
+  it('a homed line is cached only at its home: never in a non-home L2, always in the home L2 after the home reads it', () => {
+    const seen: Record<string, number> = {};
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0, 9],
+      *program(core) {
+        const page = core.sharedBase + 9 * PAGE; // homed on tile 9
+        if (core.id === 9) for (let i = 0; i < 16; i++) core.load32(page + i * 64);
+        yield* core.barrier();
+        if (core.id === 0) {
+          for (let i = 0; i < 16; i++) core.load32(page + i * 64);
+          for (let i = 0; i < 16; i++) core.load32(page + i * 64); // again: still remote
+          let found = 0;
+          for (let s = 0; s < core.l2.slots; s++) if (core.l2.tags[s] !== -1) found++;
+          seen.nonHomeL2Lines = found;
+          seen.remoteReads = core.remoteReads;
+        } else {
+          const phys = (core.chip.sharedPhysBase + 9) * PAGE;
+          seen.homeHas = core.l2.probe(l2Key(phys)) >= 0 ? 1 : 0;
+        }
+      },
+    });
+    expect(seen).toEqual({ nonHomeL2Lines: 0, remoteReads: 32, homeHas: 1 });
+  });
+
+  it('a read-only page is served from the local L2 after the first miss; a store to it is an error', () => {
+    const t: number[] = [];
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0],
+      *program(core) {
+        const page = core.sharedBase + 20 * PAGE;
+        core.mapRegion(page, PAGE, 'read-only');
+        core.load32(page + 4096); // TLB
+        for (const off of [0, 0]) {
+          const t0 = core.now;
+          core.load32(page + off);
+          core.fence();
+          t.push(Math.round((core.now - t0) / core.period));
+        }
+        // evict from L1 (same L1 set), keep in L2
+        core.load32(page + 4096 * 2);
+        core.load32(page + 4096 * 3);
+        const t0 = core.now;
+        core.load32(page);
+        t.push(Math.round((core.now - t0) / core.period));
+        expect(() => core.store32(page, 1)).toThrow(/store to read-only page at 0x80140000/);
+        expect(core.remoteReads).toBe(0);
+      },
+    });
+    expect(t[0]).toBeGreaterThan(60); // memory
+    expect(t.slice(1)).toEqual([2, 8]); // own L1, then own L2
+  });
+
+  it('remote cost grows with distance: 35 + 2 per hop from the home L2', () => {
+    const lat: number[] = [];
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0],
+      *program(core) {
+        for (const tile of [1, 2, 3, 7, 15, 63]) {
+          const page = core.sharedBase + tile * PAGE;
+          core.load32(page + 4096);
+          core.load32(page); // fills the home L2 (seen at once by this core)
+          const t0 = core.now;
+          core.load32(page);
+          core.fence();
+          lat.push(Math.round((core.now - t0) / core.period));
+        }
+      },
+    });
+    expect(lat).toEqual([37, 39, 41, 49, 51, 63]); // hops 1, 2, 3, 7, 8, 14
+  });
+
+  it('a homed line read by another core before a commit is in the home L2 for every core after it', () => {
+    const lat: Record<number, number> = {};
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0, 2],
+      *program(core) {
+        const page = core.sharedBase + 5 * PAGE; // homed on tile 5
+        core.load32(page + 4096);
+        if (core.id === 0) core.load32(page); // a miss at the home: filled there at commit
+        yield* core.barrier();
+        if (core.id === 2) {
+          const t0 = core.now;
+          core.load32(page);
+          core.fence();
+          lat[2] = Math.round((core.now - t0) / core.period);
+        }
+      },
+    });
+    expect(lat[2]).toBe(35 + 2 * 3); // tile 2 to tile 5: 3 hops, a home-L2 hit
+  });
+});
+
+describe('TILE64 TLB', () => {
+  it('16 entries of 64 KB: a stride over 32 pages misses every time; huge pages do not', () => {
+    const tlb = new Tlb(16, 16);
+    for (let r = 0; r < 3; r++) for (let p = 0; p < 32; p++) tlb.lookup(p * PAGE);
+    expect(tlb.misses).toBe(96);
+    const huge = new Tlb(16, 24);
+    for (let r = 0; r < 3; r++) for (let p = 0; p < 32; p++) huge.lookup(p * PAGE);
+    expect(huge.misses).toBe(1);
+  });
+
+  it('a miss runs the handler: missCycles of work per miss', () => {
+    const busy: number[] = [];
+    for (const hugePages of [false, true])
+      runProgram<Tile64Core>({
+        preset: 'tile64',
+        chip: { tlb: { hugePages, missCycles: 100 } },
+        cores: [0],
+        *program(core) {
+          for (let p = 0; p < 32; p++) core.load32(core.privateBase + p * PAGE);
+          core.fence();
+          busy.push(core.tlb.misses);
+        },
+      });
+    expect(busy).toEqual([32, 1]);
+  });
+});
+
+describe('TILE64 raw messages', () => {
+  it('a 10-word message costs send 13 + 10, hops in flight, receive 2 + 10 cycles, and arrives intact', () => {
+    const got: number[] = [];
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0, 3],
+      *program(core) {
+        if (core.id === 0) core.udnSend(3, [Math.round(core.now / core.period), 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        else {
+          const buf = new Uint32Array(14);
+          const n = yield* core.udnReceive(0, buf);
+          got.push(n, Math.round(core.now / core.period) - buf[0]!, ...buf.subarray(1, n));
+        }
+      },
+    });
+    expect(got).toEqual([10, 23 + 3 + 12, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('a message of more words than a slot holds is an error', () => {
+    expect(() =>
+      runProgram<Tile64Core>({
+        preset: 'tile64',
+        cores: [0],
+        *program(core) {
+          core.udnSend(1, new Array(15).fill(1));
+        },
+      }),
+    ).toThrow(/a raw message carries 1\.\.14 words, got 15/);
+  });
+});

@@ -1,0 +1,443 @@
+/**
+ * The TILE64 family's core (Tile64Core): the core API a workload's program calls on a TILE64.
+ *
+ * Contract
+ * - Addresses go through this core's page table (64 KB pages; regime, home tile and physical
+ *   page per page; resolve.ts) and its data TLB (tlb.ts; a miss runs the software refill
+ *   handler: tlb.missCycles of executed work).
+ * - Caching regimes (paper 000 lines 414-431, Tables 2 and 3):
+ *   homed: at the home tile through its L1 (16 B lines, write-through) and L2 (64 B lines,
+ *     write-back, write-allocate); at any other tile no caching: each word goes to the home
+ *     L2, remoteBaseCycles + remotePerHopCycles x hops when the home L2 holds the line, plus a
+ *     DRAM access from the home when it does not (home-slice.ts decides, deterministically).
+ *   read-only: cached in any tile's L1 and L2; a miss reads memory; stores are an error.
+ *   user-managed: cached anywhere, stores write the own caches; software keeps copies apart
+ *     with invalidateLine / flushLine / fence (the 4-step store of Table 2).
+ * - DRAM: accessCycles + perHopCycles x hops to the page's controller (Table 1: 69-88).
+ * - Data: caches here hold tags (timing and occupancy); values always come from memory as this
+ *   core sees it (committed + its own writes), which is exact for homed and read-only pages
+ *   (the hardware keeps them coherent). For user-managed pages a stale copy is NOT modelled
+ *   (a reader sees committed data even without invalidating): a known limit of this model.
+ * - Raw network messages (UDN): udnSend / udnReceive through one receive slot per sender in
+ *   the destination tile's buffer (sendBase + words, hops x hopCycles in flight,
+ *   receiveBase + words). DMA: dma() moves lines memory-to-memory after setupCycles.
+ * Units: time in ps, sizes in bytes. Loads and stores are called on every access: no allocation.
+ */
+import { Cache, FLAG_DIRTY } from '../../cache';
+import { CoreBase, FULL_MASK, SimulationError } from '../../core';
+import { TXN_TARGET_MPB, WLOG_BYTES, WLOG_UNIT, type Views } from '../../layout';
+import { valueAt } from '../../memory';
+import { tileHops } from '../../topology';
+import { C, LINE_BYTES, STALL_DRAM, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, dramLineId, mpbLineId, type Sim } from '../../vocabulary';
+import { RecentFills, present } from './home-slice';
+import {
+  PAGES,
+  PAGE_SHIFT_64K,
+  REGIME_HOMED,
+  REGIME_NAMES,
+  REGIME_READ_ONLY,
+  pte,
+  pteHome,
+  ptePhys,
+  pteRegime,
+  pteValid,
+  type RegimeName,
+  type Tile64Chip,
+} from './resolve';
+import { Tlb } from './tlb';
+
+export class Tile64Core extends CoreBase {
+  declare readonly chip: Tile64Chip;
+  readonly l1: Cache;
+  readonly l2: Cache;
+  readonly tlb: Tlb;
+  private readonly pt: Uint32Array;
+  private readonly recent = new RecentFills();
+  private readonly l1Shift: number;
+  private readonly l2Shift: number;
+  private readonly hopsTo: Int32Array; // per tile
+  private readonly sendSeq: Int32Array; // per destination core
+  private readonly recvSeq: Int32Array; // per source core
+  private readonly line32 = new Uint32Array(8);
+  private readonly line = new Uint8Array(this.line32.buffer);
+  private readonly val = new Uint8Array(8);
+  private readonly valDv = new DataView(this.val.buffer);
+  // translation of the last access
+  private tRegime = 0;
+  private tHome = 0;
+  private tPaddr = -0;
+  /** Remote (non-home) accesses, for rows and views. */
+  remoteReads = 0;
+  remoteWrites = 0;
+
+  constructor(id: number, chip: Tile64Chip, views: Views, seed: number) {
+    super(id, chip, views, seed);
+    const L = views.layout;
+    this.l1 = new Cache(views.state, L.off.l1 + id * L.l1Stride, chip.l1d.sets, chip.l1d.ways);
+    this.l2 = new Cache(views.state, L.off.l2 + id * L.l2Stride, chip.l2!.sets, chip.l2!.ways);
+    this.l1.reset();
+    this.l2.reset();
+    this.l1Shift = chip.l1LineShift;
+    this.l2Shift = chip.l2LineShift;
+    this.tlb = new Tlb(chip.config.tlb.dataEntries, chip.config.tlb.hugePages ? 24 : PAGE_SHIFT_64K);
+    this.hopsTo = new Int32Array(chip.topo.tiles);
+    for (let t = 0; t < chip.topo.tiles; t++) this.hopsTo[t] = tileHops(chip.topo, this.tile, t);
+    this.sendSeq = new Int32Array(chip.topo.cores);
+    this.recvSeq = new Int32Array(chip.topo.cores);
+    // the page table: the private window on this core's own physical pages, homed here; the
+    // shared window the same for every core, homed round-robin over the tiles
+    this.pt = new Uint32Array(PAGES);
+    const priv = chip.privateBase >>> PAGE_SHIFT_64K;
+    for (let p = 0; p < chip.privatePages; p++) this.pt[priv + p] = pte(REGIME_HOMED, this.tile, id * chip.privatePages + p);
+    const shared = chip.sharedBase >>> PAGE_SHIFT_64K;
+    for (let p = 0; p < chip.sharedPages; p++) this.pt[shared + p] = pte(REGIME_HOMED, p % chip.topo.tiles, chip.sharedPhysBase + p);
+  }
+
+  // ---------------------------------------------------------------- addresses
+
+  get privateBase(): number {
+    return this.chip.privateBase;
+  }
+  get sharedBase(): number {
+    return this.chip.sharedBase;
+  }
+  /** Tile of core `core` (one core per tile). */
+  tileOf(core: number): number {
+    return core;
+  }
+  /** Hops from this core's tile to tile `t`. */
+  hops(t: number): number {
+    return this.hopsTo[t]!;
+  }
+
+  /**
+   * Sets the caching regime (and, for homed pages, the home tile) of the 64 KB pages covering
+   * [addr, addr + bytes) in this core's page table. Cores that share the data map it alike
+   * (as every process mapping the same region would). Lines already cached stay cached.
+   */
+  mapRegion(addr: number, bytes: number, regime: RegimeName, homeTile = this.tile): void {
+    const r = REGIME_NAMES.indexOf(regime);
+    if (r < 0) throw new SimulationError(`core ${this.id}: unknown caching regime "${regime}" (known: ${REGIME_NAMES.join(', ')})`);
+    if (!Number.isInteger(homeTile) || homeTile < 0 || homeTile >= this.chip.topo.tiles)
+      throw new SimulationError(`core ${this.id}: home tile ${homeTile} does not exist (0..${this.chip.topo.tiles - 1})`);
+    for (let p = addr >>> PAGE_SHIFT_64K; p <= (addr + bytes - 1) >>> PAGE_SHIFT_64K; p++) {
+      const e = this.pt[p]!;
+      if (!pteValid(e)) throw new SimulationError(`core ${this.id}: page 0x${(p << PAGE_SHIFT_64K).toString(16)} is not mapped`);
+      this.pt[p] = pte(r, homeTile, ptePhys(e));
+    }
+  }
+
+  /** Regime and home tile of the page holding addr, as this core maps it. */
+  pageInfo(addr: number): { regime: RegimeName; home: number } {
+    this.translate(addr);
+    return { regime: REGIME_NAMES[this.tRegime]!, home: this.tHome };
+  }
+
+  /** TLB, then page table, into tRegime / tHome / tPaddr. Called on every access. */
+  private translate(addr: number): void {
+    if (!this.tlb.lookup(addr)) this.compute(this.chip.config.tlb.missCycles);
+    const e = this.pt[addr >>> PAGE_SHIFT_64K]!;
+    if (!pteValid(e)) throw new SimulationError(`core ${this.id}: address 0x${(addr >>> 0).toString(16)} is not mapped`);
+    this.tRegime = pteRegime(e);
+    this.tHome = pteHome(e);
+    this.tPaddr = ptePhys(e) * 65536 + (addr & 0xffff);
+  }
+
+  /** Controller and system line of a physical address. */
+  private ctrlOf(paddr: number): number {
+    return Math.floor(paddr / 65536) % this.chip.controllers;
+  }
+  private lineIdOf(paddr: number): number {
+    const page = Math.floor(paddr / 65536);
+    const n = this.chip.controllers;
+    return dramLineId(page % n, Math.floor(page / n) * 65536 + (paddr & 0xffff));
+  }
+
+  /** DRAM latency from tile `tile` to the controller of paddr, ps (zero load). */
+  private dramPs(tile: number, paddr: number): number {
+    const ctrl = this.ctrlOf(paddr);
+    const hops = tileHops(this.chip.topo, tile, this.chip.controllerTile[ctrl]!);
+    return (this.chip.dramAccessCycles + this.chip.dramPerHopCycles * hops) * this.period;
+  }
+
+  // ---------------------------------------------------------------- the hierarchy
+
+  private dramRead(paddr: number, cause: number): number {
+    const ctrl = this.ctrlOf(paddr);
+    const lat = this.dramPs(this.tile, paddr);
+    const done = this.issue(lat, cause);
+    const oneWay = tileHops(this.chip.topo, this.tile, this.chip.controllerTile[ctrl]!) * this.chip.hopPs;
+    this.txnRecord(ctrl, done - lat + oneWay, false, 1 << this.l2Shift, cause);
+    this.c[this.cb + C.dramReads] += 1;
+    return done;
+  }
+
+  private dramWriteBack(paddr: number): void {
+    const ctrl = this.ctrlOf(paddr);
+    const lat = this.dramPs(this.tile, paddr);
+    const done = this.issue(lat, STALL_DRAM);
+    this.txnRecord(ctrl, done - lat / 2, true, 1 << this.l2Shift, STALL_DRAM);
+    this.c[this.cb + C.dramWrites] += 1;
+  }
+
+  /** Logs a home-L2 fill of paddr's line at tile `home` (applied at commit; seen at once by this core). */
+  private homeFill(home: number, visiblePs: number): void {
+    const key = Math.floor(this.tPaddr / (1 << this.l2Shift));
+    if (this.recent.has(home, key)) return;
+    this.recent.add(home, key);
+    if (this.logCount >= this.logCap) throw new SimulationError(`core ${this.id}: write log full; yield DUE in long loops`);
+    const at = this.logBase + this.logCount * WLOG_BYTES;
+    this.v.wlogF[at >>> 3] = visiblePs;
+    this.v.wlogU[(at >>> 2) + 2] = home;
+    this.v.wlogU[(at >>> 2) + 3] = key;
+    this.v.wlogU[(at >>> 2) + 4] = WLOG_UNIT;
+    this.v.wlogU[(at >>> 2) + 5] = this.seq++;
+    this.logCount++;
+  }
+
+  /** A cached access (own tile's L1/L2) to tPaddr; returns nothing, charges time. */
+  private cachedAccess(write: boolean): void {
+    const c = this.c;
+    const cb = this.cb;
+    const k1 = Math.floor(this.tPaddr / (1 << this.l1Shift));
+    const s1 = this.l1.lookup(k1);
+    if (s1 >= 0 && !write) {
+      c[cb + C.l1Hits] += 1;
+      this.compute(this.chip.l1d.hitCycles);
+      return;
+    }
+    if (!write) c[cb + C.l1Misses] += 1;
+    const k2 = Math.floor(this.tPaddr / (1 << this.l2Shift));
+    let s2 = this.l2.lookup(k2);
+    if (s2 >= 0) {
+      c[cb + C.l2Hits] += 1;
+      const ps = this.chip.l2!.hitCycles * this.period;
+      this.now += ps;
+      this.stall(STALL_L1_MISS, ps);
+    } else {
+      c[cb + C.l2Misses] += 1;
+      this.dramRead(this.tPaddr, STALL_L2_MISS);
+      this.fence(); // the word is used: an in-order core waits for it
+      s2 = this.l2.victim(k2);
+      if (this.l2.tags[s2] !== -1 && this.l2.flags[s2]! & FLAG_DIRTY) this.dramWriteBack(this.l2.tags[s2]! * (1 << this.l2Shift));
+      this.l2.fillTag(s2, k2, 0);
+      if (this.tRegime === REGIME_HOMED) this.homeFill(this.tile, this.now);
+    }
+    if (write) this.l2.flags[s2]! |= FLAG_DIRTY;
+    else this.l1.fillTag(this.l1.victim(k1), k1, 0);
+  }
+
+  /** A word read or written at a non-home tile: served by the home tile's L2 (or memory through it). */
+  private remoteAccess(write: boolean): number {
+    const chip = this.chip;
+    const home = this.tHome;
+    const hops = this.hopsTo[home]!;
+    let lat = (chip.remoteBaseCycles + chip.remotePerHopCycles * hops) * this.period;
+    const key = Math.floor(this.tPaddr / (1 << this.l2Shift));
+    const hit = present(this.v, chip, home, key) || this.recent.has(home, key);
+    if (!hit) lat += this.dramPs(home, this.tPaddr);
+    const done = this.issue(lat, write ? STALL_DRAM : STALL_L2_MISS);
+    this.txnRecord(TXN_TARGET_MPB | home, done - (hops * chip.hopPs), write, 4, write ? STALL_DRAM : STALL_L2_MISS);
+    if (!hit) {
+      const ctrl = this.ctrlOf(this.tPaddr);
+      this.txnRecord(ctrl, done - lat / 2, false, 1 << this.l2Shift, STALL_L2_MISS);
+      this.c[this.cb + C.dramReads] += 1;
+    }
+    this.homeFill(home, done);
+    if (write) this.remoteWrites++;
+    else this.remoteReads++;
+    return done;
+  }
+
+  private checkAlign(addr: number, size: number): void {
+    if ((addr & (size - 1)) !== 0) throw new SimulationError(`core ${this.id}: unaligned ${size}-byte access at 0x${(addr >>> 0).toString(16)}`);
+  }
+
+  /** Brings the value at addr in; returns its byte offset in `line`. Called on every load. */
+  private loadAt(addr: number, size: number): number {
+    this.checkAlign(addr, size);
+    this.c[this.cb + C.loads] += 1;
+    this.translate(addr);
+    if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) {
+      this.remoteAccess(false);
+      this.fence(); // the word is used
+    } else this.cachedAccess(false);
+    this.readMemLine(this.lineIdOf(this.tPaddr), this.line32, 0);
+    return this.tPaddr & (LINE_BYTES - 1);
+  }
+
+  load8(addr: number): number {
+    return this.line[this.loadAt(addr, 1)]!;
+  }
+  load32(addr: number): number {
+    return valueAt(this.line, this.loadAt(addr, 4), 4);
+  }
+  loadF64(addr: number): number {
+    return valueAt(this.line, this.loadAt(addr, 8), 8);
+  }
+
+  private storeAt(addr: number, size: number): void {
+    this.checkAlign(addr, size);
+    this.c[this.cb + C.stores] += 1;
+    this.translate(addr);
+    if (this.tRegime === REGIME_READ_ONLY) throw new SimulationError(`core ${this.id}: store to read-only page at 0x${(addr >>> 0).toString(16)}`);
+    let visible: number;
+    if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) visible = this.remoteAccess(true);
+    else {
+      this.cachedAccess(true);
+      visible = this.now;
+    }
+    const off = this.tPaddr & (LINE_BYTES - 1);
+    this.line.fill(0);
+    for (let i = 0; i < size; i++) this.line[off + i] = this.val[i]!;
+    this.appendWrite(this.lineIdOf(this.tPaddr), (size === 8 ? 0xff : (1 << size) - 1) << off, this.line, this.line32, 0, visible);
+  }
+
+  store8(addr: number, value: number): void {
+    this.val[0] = value;
+    this.storeAt(addr, 1);
+  }
+  store32(addr: number, value: number): void {
+    this.valDv.setUint32(0, value >>> 0, true);
+    this.storeAt(addr, 4);
+  }
+  storeF64(addr: number, value: number): void {
+    this.valDv.setFloat64(0, value, true);
+    this.storeAt(addr, 8);
+  }
+
+  // ---------------------------------------------------------------- user-managed cache control
+
+  /** Drops the line holding addr from this core's L1 and L2 (a dirty L2 line is written back first). */
+  invalidateLine(addr: number): void {
+    this.flushLine(addr);
+    const k1 = Math.floor(this.tPaddr / (1 << this.l1Shift));
+    const s1 = this.l1.probe(k1);
+    if (s1 >= 0) this.l1.invalidate(s1);
+    const s2 = this.l2.probe(Math.floor(this.tPaddr / (1 << this.l2Shift)));
+    if (s2 >= 0) this.l2.invalidate(s2);
+  }
+
+  /** Writes the line holding addr back to memory if it is dirty in this core's L2. */
+  flushLine(addr: number): void {
+    this.translate(addr);
+    this.compute(1);
+    const s2 = this.l2.probe(Math.floor(this.tPaddr / (1 << this.l2Shift)));
+    if (s2 >= 0 && this.l2.flags[s2]! & FLAG_DIRTY) {
+      this.dramWriteBack(this.tPaddr);
+      this.l2.flags[s2] = 0;
+    }
+  }
+
+  // ---------------------------------------------------------------- raw network messages
+
+  /**
+   * Sends `words` (at most network.maxWords 32-bit words) to core `dst` on the raw network:
+   * sendBase + words cycles on this core, then hops x hopCycles in flight. One message per
+   * sender may wait in a receiver's slot: protocols acknowledge before sending again.
+   */
+  udnSend(dst: number, words: ArrayLike<number>): void {
+    const chip = this.chip;
+    const n = words.length;
+    if (n < 1 || n > chip.config.network.maxWords)
+      throw new SimulationError(`core ${this.id}: a raw message carries 1..${chip.config.network.maxWords} words, got ${n}`);
+    if (!Number.isInteger(dst) || dst < 0 || dst >= chip.topo.cores) throw new SimulationError(`core ${this.id}: core ${dst} does not exist`);
+    this.compute(chip.config.network.sendBaseCycles + chip.config.network.sendPerWordCycles * n);
+    const arrival = this.now + this.hopsTo[dst]! * chip.hopPs;
+    const seq = ++this.sendSeq[dst]!;
+    const slot = this.id * chip.udnSlotBytes;
+    const l32 = this.line32;
+    for (let half = 0; half < 2; half++) {
+      l32.fill(0);
+      if (half === 0) {
+        l32[0] = seq;
+        l32[1] = n;
+        for (let i = 0; i < Math.min(n, 6); i++) l32[2 + i] = words[i]! >>> 0;
+      } else {
+        if (n <= 6) break;
+        for (let i = 6; i < n; i++) l32[i - 6] = words[i]! >>> 0;
+      }
+      this.appendWrite(mpbLineId(dst, slot + half * 32), FULL_MASK, this.line, l32, 0, arrival);
+    }
+    this.txnRecord(TXN_TARGET_MPB | dst, arrival, true, 8 + 4 * n, STALL_NETWORK);
+    this.countMessage(dst);
+    this.c[this.cb + C.bytesSent] += 4 * n;
+  }
+
+  /** Receives the next raw message from core `src` into `out` (if given); returns its word count. */
+  *udnReceive(src: number, out?: Uint32Array): Sim<number> {
+    const chip = this.chip;
+    if (!Number.isInteger(src) || src < 0 || src >= chip.topo.cores) throw new SimulationError(`core ${this.id}: core ${src} does not exist`);
+    const expect = this.recvSeq[src]! + 1;
+    const line0 = mpbLineId(this.tile, src * chip.udnSlotBytes);
+    this.prepareBlock();
+    yield* this.waitLine(line0, 0, 4, '>=', expect, chip.config.network.receiveBaseCycles * this.period, STALL_NETWORK);
+    this.recvSeq[src] = expect;
+    this.readMemLine(line0, this.line32, 0);
+    const n = this.line32[1]!;
+    if (out) for (let i = 0; i < Math.min(n, 6); i++) out[i] = this.line32[2 + i]!;
+    if (out && n > 6) {
+      this.readMemLine(mpbLineId(this.tile, src * chip.udnSlotBytes + 32), this.line32, 0);
+      for (let i = 6; i < n; i++) out[i] = this.line32[i - 6]!;
+    }
+    this.compute(chip.config.network.receivePerWordCycles * n);
+    return n;
+  }
+
+  // ---------------------------------------------------------------- DMA
+
+  /**
+   * Copies `bytes` from srcAddr to dstAddr with the tile's DMA engine and waits for it:
+   * setupCycles, then each 64 B line read from where it lives (home L2, own L2 or memory) and
+   * written to the destination, the engine moving one line per lineCycles.
+   */
+  *dma(dstAddr: number, srcAddr: number, bytes: number): Sim<void> {
+    const chip = this.chip;
+    this.prepareBlock();
+    this.compute(chip.config.dma.setupCycles);
+    const lineBytes = 1 << this.l2Shift;
+    const start = this.now;
+    let done = start;
+    let k = 0;
+    for (let off = 0; off < bytes; off += lineBytes, k++) {
+      this.translate(srcAddr + off);
+      const home = this.tHome;
+      const key = Math.floor(this.tPaddr / lineBytes);
+      let srcPs: number;
+      if (this.tRegime === REGIME_HOMED && (present(this.v, chip, home, key) || this.recent.has(home, key)))
+        srcPs = (chip.remoteBaseCycles + chip.remotePerHopCycles * this.hopsTo[home]!) * this.period;
+      else {
+        srcPs = this.dramPs(this.tile, this.tPaddr);
+        this.txnRecord(this.ctrlOf(this.tPaddr), start + srcPs / 2, false, lineBytes, STALL_DRAM);
+        this.c[this.cb + C.dramReads] += 1;
+      }
+      done = Math.max(done, start + k * chip.config.dma.lineCycles * this.period + srcPs);
+    }
+    // the data: as this core sees it now, written at completion
+    for (let off = 0; off < bytes; off += 4) {
+      this.translate(srcAddr + off);
+      this.readMemLine(this.lineIdOf(this.tPaddr), this.line32, 0);
+      const v = this.line32[(this.tPaddr & 31) >>> 2]!;
+      this.translate(dstAddr + off);
+      if (this.tRegime === REGIME_READ_ONLY) throw new SimulationError(`core ${this.id}: DMA into a read-only page`);
+      const o = this.tPaddr & 31;
+      this.line.fill(0);
+      this.line32[o >>> 2] = v;
+      this.appendWrite(this.lineIdOf(this.tPaddr), 0xf << o, this.line, this.line32, 0, done);
+      if (this.due()) yield 0;
+    }
+    if (done > this.now) {
+      this.stall(STALL_DRAM, done - this.now);
+      this.now = done;
+    }
+  }
+
+  protected cacheLines(level: 1 | 2): number {
+    return level === 1 ? this.l1.valid : this.l2.valid;
+  }
+
+  override beginRun(epochEndPs: number): void {
+    super.beginRun(epochEndPs);
+    if (this.logCount === 0) this.recent.clear();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The TILE64 family: Tilera's 8 x 8 tiles of one core each, per-page caching regimes (homed,
+ * read-only, user-managed), home L2 slices as a memory-side unit, a software-refilled data
+ * TLB, raw network messages and DMA. Source: ../shared/reference/tile64-roarvm.md (paper 000).
+ */
+import type { ChipFamily, ChipPreset } from '../family';
+import { Tile64Core } from './core';
+import { commitFill } from './home-slice';
+import { tile64Preset } from './preset';
+import { resolveTile64, type Tile64Chip } from './resolve';
+import { Tile64ChipSchema, type Tile64ChipConfig } from './schema';
+
+export const tile64Family: ChipFamily<Tile64ChipConfig, Tile64Chip, Tile64Core> = {
+  name: 'tile64',
+  title: 'Tilera TILE64',
+  schema: Tile64ChipSchema,
+  resolve: resolveTile64,
+  makeCore: (id, chip, views, seed) => new Tile64Core(id, chip, views, seed),
+  floorplan: (chip) => ({
+    width: chip.topo.width,
+    height: chip.topo.height,
+    coresPerTile: 1,
+    tileStore: { label: 'L2 (home)', bytes: chip.config.caches.l2.sizeBytes },
+    controllers: Array.from(chip.controllerTile, (tile, m) => ({ tile, label: `DDR${m}` })),
+    domains: [],
+    transactionBytes: chip.config.caches.l2.lineBytes,
+  }),
+  // a WLOG_UNIT entry of this family: lineId = home tile, aux = physical line key
+  commitUnit: (views, chip, home, key) => commitFill(views, chip, home, key),
+};
+
+export const tile64Presets: Record<string, ChipPreset<Tile64ChipConfig>> = {
+  tile64: {
+    family: 'tile64',
+    chip: tile64Preset,
+    description: 'Tilera TILE64: 64 cores on an 8x8 mesh, 8 KB L1D + 64 KB L2 per tile, homed / read-only / user-managed pages, 600 MHz',
+    source: '../shared/reference/tile64-roarvm.md section 1 (paper 000)',
+  },
+};
+
+export { Tile64Core } from './core';
+export { REGIME_NAMES, type RegimeName, type Tile64Chip } from './resolve';
+export { Tile64ChipSchema, type Tile64ChipConfig } from './schema';
+export { tile64Preset } from './preset';
+export { Tlb } from './tlb';
