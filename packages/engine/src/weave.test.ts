@@ -1,0 +1,503 @@
+/**
+ * Contract tests for weave.ts.
+ * Calendar (a controller's booked service intervals, sorted, disjoint, merged):
+ * - book(m, arrival, service) serves in the first free slot at or after the arrival: empty
+ *   calendar, back-to-back arrivals queueing, an earlier arrival after a later booking served
+ *   earlier, gaps filled exactly, adjacent intervals merged, prune dropping old intervals;
+ *   a model check against a brute-force first-fit over a list of booked slots.
+ * Weaver.run over hand-written transaction records (layout.ts TXN_BYTES entries, as
+ * CoreBase.txnRecord writes them):
+ * - two cores at one controller at the same time: the higher core id waits exactly
+ *   chip.serviceMemPs, charged to its delay and to its stall counter of the record's cause;
+ * - an earlier arrival goes first whatever its core id; weights divide the charged delay; a
+ *   core's later arrivals are shifted by its own earlier waits; bookings persist across epochs;
+ * - the result depends only on the records (not on the order the cores' logs were written or
+ *   a core's records are listed), and is bit-identical on a fresh state;
+ * - link flits and utilisation (flits x mesh period over the contention window) grow with the
+ *   flits on the X-Y route; a link's packets wait the M/D/1 time for that utilisation.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { ResolvedChip } from './chip';
+import { resolveChip } from './chips/registry';
+import { allocateBuffers, CAL_CAP, computeLayout, CORE_SLOTS, CTRL_SLOTS, LINK_SLOTS, makeViews, S, TXN_BYTES, TXN_TARGET_MPB, type Layout, type Views } from './layout';
+import { DIR_E, DIR_N, DIR_S, DIR_W } from './topology';
+import { C, STALL_DRAM, STALL_L2_MISS } from './vocabulary';
+import { Calendar, CTRL, LINK, Weaver } from './weave';
+
+const chip: ResolvedChip = resolveChip('scc', { memory: { poolBytes: 2 * 128 * 1024 } });
+const layout: Layout = computeLayout(chip, { wlogCap: 64, txnCap: 64 });
+const SERVICE = chip.serviceMemPs;
+const Q = 1_000_000; // 1 us quantum
+
+function fixture(): Views {
+  const { state, pool } = allocateBuffers(layout);
+  return makeViews(layout, state, pool);
+}
+
+/**
+ * Zeroes every region of the state buffer but the caches (l1, l2), and the DRAM pool: a fresh
+ * state as allocateBuffers gives, without allocating (found from the layout's offsets, so a
+ * region added to the layout is zeroed too).
+ */
+function zeroState(v: Views): void {
+  const regions = Object.entries(v.layout.off).sort((a, b) => a[1] - b[1]);
+  const bytes = new Uint8Array(v.state);
+  regions.forEach(([name, start], i) => {
+    if (name !== 'l1' && name !== 'l2') bytes.fill(0, start, i + 1 < regions.length ? regions[i + 1]![1] : v.layout.stateBytes);
+  });
+  v.poolU8.fill(0);
+}
+
+let reused: Views | null = null;
+/** One state reused by the property tests, zeroed (a fresh 20 MB state per run costs more than the run). */
+function cleanFixture(): Views {
+  reused ??= fixture();
+  zeroState(reused);
+  return reused;
+}
+
+interface Txn {
+  core: number;
+  first: number; // arrival of the first transaction at the target, ps
+  last?: number; // arrival of the last (count > 1), ps
+  target?: number; // controller index, or TXN_TARGET_MPB | tile
+  count?: number;
+  write?: boolean;
+  cause?: number;
+  weight?: number; // misses in flight when issued
+  flits?: number; // raw flits field (request flits << 16 | response flits)
+}
+
+/** Appends a transaction record to its core's log in the layout's format (core.ts txnRecord). */
+function addTxn(v: Views, t: Txn): void {
+  const b = t.core * CORE_SLOTS;
+  const r = v.core[b + S.txnCount]!;
+  const data = 1 + Math.ceil(32 / chip.flitBytes);
+  const flits = t.flits ?? (t.write ? (data << 16) | 1 : (1 << 16) | data);
+  const tile = Math.floor(t.core / chip.topo.coresPerTile);
+  const p = (t.core * layout.txnCap * TXN_BYTES + r * TXN_BYTES) >>> 2;
+  v.txnF[p >>> 1] = t.first;
+  v.txnU[p + 2] = t.target ?? 0;
+  v.txnU[p + 3] = (tile | ((t.cause ?? STALL_L2_MISS) << 20) | ((t.weight ?? 1) << 24)) >>> 0;
+  v.txnU[p + 4] = flits;
+  v.txnU[p + 5] = t.count ?? 1;
+  v.txnF[(p >>> 1) + 3] = t.last ?? t.first;
+  v.core[b + S.txnCount] = r + 1;
+}
+
+/** Starts a new epoch's logs (the committer zeroes the counts after each commit). */
+function resetLogs(v: Views): void {
+  for (let core = 0; core < chip.topo.cores; core++) v.core[core * CORE_SLOTS + S.txnCount] = 0;
+}
+
+const ctrlSlot = (v: Views, m: number, slot: number) => v.ctrl[m * CTRL_SLOTS + slot]!;
+const coreSlot = (v: Views, core: number, slot: number) => v.core[core * CORE_SLOTS + slot]!;
+const linkSlot = (v: Views, link: number, slot: number) => v.links[link * LINK_SLOTS + slot]!;
+
+/** Booked intervals of controller m, read from the shared calendar region. */
+function intervals(v: Views, m: number): [number, number][] {
+  const n = ctrlSlot(v, m, CTRL.calCount);
+  const out: [number, number][] = [];
+  for (let i = 0; i < n; i++) out.push([v.cal[(m * CAL_CAP + i) * 2]!, v.cal[(m * CAL_CAP + i) * 2 + 1]!]);
+  return out;
+}
+
+describe('Calendar.book', () => {
+  it('serves at the arrival on an empty calendar', () => {
+    const v = fixture();
+    const cal = new Calendar(v);
+    expect(cal.count(0)).toBe(0);
+    expect(cal.book(0, 5000, 100)).toBe(5000);
+    expect(intervals(v, 0)).toEqual([[5000, 5100]]);
+    expect(ctrlSlot(v, 0, CTRL.lastFinishPs)).toBe(5100);
+    expect(cal.count(1)).toBe(0); // controllers are independent
+    expect(cal.book(1, 5050, 100)).toBe(5050);
+  });
+
+  it('queues back-to-back arrivals and merges them into one interval', () => {
+    const v = fixture();
+    const cal = new Calendar(v);
+    expect([cal.book(0, 1000, 100), cal.book(0, 1000, 100), cal.book(0, 1000, 100), cal.book(0, 1150, 100)]).toEqual([1000, 1100, 1200, 1300]);
+    expect(intervals(v, 0)).toEqual([[1000, 1400]]);
+    expect(cal.book(0, 1400, 100)).toBe(1400); // exactly at the end: no wait, merged
+    expect(intervals(v, 0)).toEqual([[1000, 1500]]);
+    expect(ctrlSlot(v, 0, CTRL.lastFinishPs)).toBe(1500);
+  });
+
+  it('serves an earlier arrival booked after a later one earlier (no wait behind the future)', () => {
+    const v = fixture();
+    const cal = new Calendar(v);
+    expect(cal.book(0, 10_000, 100)).toBe(10_000);
+    expect(cal.book(0, 1000, 100)).toBe(1000);
+    expect(intervals(v, 0)).toEqual([
+      [1000, 1100],
+      [10_000, 10_100],
+    ]);
+    expect(cal.book(0, 9950, 100)).toBe(10_100); // does not fit before 10,000: after the booking
+    expect(cal.book(0, 9900, 100)).toBe(9900); // fits exactly before it: merged into it
+    expect(intervals(v, 0)).toEqual([
+      [1000, 1100],
+      [9900, 10_200],
+    ]);
+    expect(ctrlSlot(v, 0, CTRL.lastFinishPs)).toBe(10_200);
+  });
+
+  it('fills a gap that fits exactly (merging both neighbours) and skips one that does not', () => {
+    const v = fixture();
+    const cal = new Calendar(v);
+    cal.book(0, 0, 100);
+    cal.book(0, 200, 100);
+    cal.book(0, 450, 100);
+    expect(cal.count(0)).toBe(3);
+    expect(cal.book(0, 120, 100)).toBe(300); // [120, 220) overlaps [200, 300): first fit is 300, joining it
+    expect(intervals(v, 0)).toEqual([
+      [0, 100],
+      [200, 400],
+      [450, 550],
+    ]);
+    expect(cal.book(0, 50, 100)).toBe(100); // inside [0, 100): served at its end, joins [200, 400)
+    expect(intervals(v, 0)).toEqual([
+      [0, 400],
+      [450, 550],
+    ]);
+    expect(cal.book(0, 0, 50)).toBe(400); // the 50 ps gap at 400
+    expect(intervals(v, 0)).toEqual([[0, 550]]);
+    expect(cal.bookedAfter(0, 500)).toBe(50);
+    expect(cal.bookedAfter(0, -1)).toBe(550);
+  });
+
+  it('prune drops intervals that ended before the horizon; their time is free again', () => {
+    const v = fixture();
+    const cal = new Calendar(v);
+    cal.book(0, 0, 100);
+    cal.book(0, 1000, 100);
+    cal.book(0, 5000, 100);
+    cal.prune(0, 1100); // [1000, 1100) ends at the horizon: kept
+    expect(intervals(v, 0)).toEqual([
+      [1000, 1100],
+      [5000, 5100],
+    ]);
+    cal.prune(0, 1101);
+    expect(intervals(v, 0)).toEqual([[5000, 5100]]);
+    cal.prune(0, 0);
+    expect(cal.count(0)).toBe(1);
+    expect(cal.book(0, 1050, 100)).toBe(1050); // history forgotten
+    cal.prune(0, 1e12);
+    expect(cal.count(0)).toBe(0);
+  });
+
+  it('keeps at most CAL_CAP intervals, forgetting the oldest', () => {
+    const v = fixture();
+    const cal = new Calendar(v);
+    for (let i = 0; i <= CAL_CAP; i++) cal.book(0, i * 1000, 100);
+    expect(cal.count(0)).toBe(CAL_CAP);
+    expect(intervals(v, 0)[0]).toEqual([1000, 1100]);
+    expect(cal.book(0, 0, 100)).toBe(0); // the forgotten slot is free
+    expect(cal.book(0, 1000, 100)).toBe(1100); // a remembered one is not
+  });
+
+  it('matches a brute-force first fit and keeps intervals sorted, disjoint and merged (property)', () => {
+    const booking = fc.record({ arrival: fc.integer({ min: 0, max: 5000 }), service: fc.integer({ min: 1, max: 300 }) });
+    fc.assert(
+      fc.property(fc.array(booking, { maxLength: 120 }), (bookings) => {
+        reused ??= fixture();
+        const v = reused;
+        v.cal.fill(0); // a calendar lives in the cal and ctrl regions only
+        v.ctrl.fill(0);
+        const cal = new Calendar(v);
+        const slots: [number, number][] = [];
+        const free = (s: number, e: number) => slots.every(([a, b]) => e <= a || s >= b);
+        for (const { arrival, service } of bookings) {
+          const candidates = [arrival, ...slots.map(([, b]) => b).filter((b) => b >= arrival)].sort((a, b) => a - b);
+          const expected = candidates.find((t) => free(t, t + service))!;
+          expect(cal.book(0, arrival, service)).toBe(expected);
+          slots.push([expected, expected + service]);
+        }
+        const iv = intervals(v, 0);
+        for (let i = 0; i < iv.length; i++) {
+          expect(iv[i]![0]).toBeLessThan(iv[i]![1]);
+          if (i > 0) expect(iv[i]![0]).toBeGreaterThan(iv[i - 1]![1]); // disjoint and not adjacent (merged)
+        }
+        expect(cal.bookedAfter(0, -1)).toBe(bookings.reduce((s, b) => s + b.service, 0));
+        if (bookings.length > 0) expect(ctrlSlot(v, 0, CTRL.lastFinishPs)).toBe(Math.max(...slots.map(([, b]) => b)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('Weaver.run: controller queueing', () => {
+  // cores 0 and 1 sit on tile 0 with controller 0: no links on their route, no network delay
+  it('two cores at one controller at the same time: the second waits exactly one service time', () => {
+    const v = fixture();
+    expect(chip.controllerTile[0]).toBe(0);
+    expect(SERVICE).toBe(20_000); // 16 memory cycles at 800 MHz
+    addTxn(v, { core: 1, first: 1000 });
+    addTxn(v, { core: 0, first: 1000 });
+    const delay = Array.from(new Weaver(chip, v).run(0, Q, Q));
+    expect(delay[0]).toBe(0);
+    expect(delay[1]).toBe(SERVICE); // the tie goes to the lower core id
+    expect(delay.slice(2).every((d) => d === 0)).toBe(true);
+    expect(coreSlot(v, 1, C.stallL2MissPs)).toBe(SERVICE);
+    expect(coreSlot(v, 0, C.stallL2MissPs)).toBe(0);
+    expect(coreSlot(v, 1, C.stallNetworkPs)).toBe(0);
+    expect(coreSlot(v, 1, C.clockPs)).toBe(0); // the weaver reports delays; the committer moves clocks
+    expect(ctrlSlot(v, 0, CTRL.requests)).toBe(2);
+    expect(ctrlSlot(v, 0, CTRL.epochRequests)).toBe(2);
+    expect(ctrlSlot(v, 0, CTRL.reads)).toBe(2);
+    expect(ctrlSlot(v, 0, CTRL.writes)).toBe(0);
+    expect(ctrlSlot(v, 0, CTRL.busyPs)).toBe(2 * SERVICE);
+    expect(ctrlSlot(v, 0, CTRL.queueDelayPs)).toBe(SERVICE);
+    expect(ctrlSlot(v, 0, CTRL.queueMax)).toBe(1);
+    expect(ctrlSlot(v, 0, CTRL.queueDepth)).toBe(0);
+    expect(ctrlSlot(v, 0, CTRL.lastFinishPs)).toBe(1000 + 2 * SERVICE);
+    for (let m = 1; m < chip.controllers; m++) expect(ctrlSlot(v, m, CTRL.requests)).toBe(0);
+  });
+
+  it('an earlier arrival is served first whatever its core id; the charge goes to the record cause', () => {
+    const v = fixture();
+    addTxn(v, { core: 0, first: 1001, cause: STALL_DRAM, write: true });
+    addTxn(v, { core: 1, first: 1000 });
+    const delay = new Weaver(chip, v).run(0, Q, Q);
+    expect(delay[1]).toBe(0);
+    expect(delay[0]).toBe(SERVICE - 1);
+    expect(coreSlot(v, 0, C.stallDramPs)).toBe(SERVICE - 1);
+    expect(coreSlot(v, 0, C.stallL2MissPs)).toBe(0);
+    expect(ctrlSlot(v, 0, CTRL.writes)).toBe(1);
+    expect(ctrlSlot(v, 0, CTRL.reads)).toBe(1);
+  });
+
+  it('a wait is divided by the misses the core had in flight (weight)', () => {
+    const v = fixture();
+    addTxn(v, { core: 0, first: 0 });
+    addTxn(v, { core: 1, first: 0, weight: 2 });
+    const delay = new Weaver(chip, v).run(0, Q, Q);
+    expect(delay[1]).toBe(SERVICE / 2);
+    expect(coreSlot(v, 1, C.stallL2MissPs)).toBe(SERVICE / 2);
+    expect(ctrlSlot(v, 0, CTRL.queueDelayPs)).toBe(SERVICE); // the controller saw the whole wait
+  });
+
+  it('queues a burst of one record (count) once, and shifts a core’s later arrivals by its own waits', () => {
+    const v = fixture();
+    // core 0: one arrival at 0; core 1: arrivals at 0 and SERVICE (a coalesced record)
+    addTxn(v, { core: 0, first: 0 });
+    addTxn(v, { core: 1, first: 0, last: SERVICE, count: 2 });
+    const delay = new Weaver(chip, v).run(0, Q, Q);
+    // core 1's first waits SERVICE; its second was issued after, so it arrives at 2 x SERVICE
+    // and finds the controller free: SERVICE in all, not 2 x SERVICE
+    expect(delay[0]).toBe(0);
+    expect(delay[1]).toBe(SERVICE);
+    expect(ctrlSlot(v, 0, CTRL.requests)).toBe(3);
+    expect(intervals(v, 0)).toEqual([[0, 3 * SERVICE]]);
+  });
+
+  it('bookings persist across epochs: a run-ahead booking delays only later arrivals; a lagging one still queues', () => {
+    const v = fixture();
+    const w = new Weaver(chip, v);
+    addTxn(v, { core: 0, first: 1_500_000 }); // ran ahead of the epoch [0, 1 us)
+    addTxn(v, { core: 0, first: 900_000 });
+    expect(Array.from(w.run(0, Q, Q)).every((d) => d === 0)).toBe(true);
+    expect(ctrlSlot(v, 0, CTRL.queueDepth)).toBe(1); // still booked after the epoch end
+    resetLogs(v);
+    addTxn(v, { core: 1, first: 1_200_000 }); // before the future booking: no wait
+    addTxn(v, { core: 1, first: 1_510_000 }); // inside it: waits to its end
+    addTxn(v, { core: 0, first: 905_000, cause: STALL_DRAM }); // a lagging core, in the past
+    const d = w.run(Q, 2 * Q, Q);
+    expect(d[1]).toBe(10_000);
+    expect(d[0]).toBe(15_000);
+    expect(coreSlot(v, 1, C.stallL2MissPs)).toBe(10_000);
+    expect(coreSlot(v, 0, C.stallDramPs)).toBe(15_000);
+    expect(ctrlSlot(v, 0, CTRL.requests)).toBe(5);
+    expect(ctrlSlot(v, 0, CTRL.epochRequests)).toBe(3);
+  });
+
+  it('serves 48 simultaneous arrivals in core-id order, each waiting its rank x the service time', () => {
+    const v = fixture();
+    for (let core = 0; core < 48; core++) addTxn(v, { core, first: 2000, target: 0 });
+    new Weaver(chip, v).run(0, Q, Q);
+    for (let core = 0; core < 48; core++) expect(coreSlot(v, core, C.stallL2MissPs)).toBe(core * SERVICE);
+    expect(ctrlSlot(v, 0, CTRL.queueMax)).toBe(47);
+    expect(ctrlSlot(v, 0, CTRL.queueDelayPs)).toBe(((47 * 48) / 2) * SERVICE);
+    expect(intervals(v, 0)).toEqual([[2000, 2000 + 48 * SERVICE]]);
+  });
+
+  it('is first come, first served over cores: a model check with one arrival per core (property)', () => {
+    const arrival = fc.integer({ min: 0, max: 40 }).map((k) => k * 5000); // many ties, some gaps
+    fc.assert(
+      fc.property(fc.array(fc.option(arrival, { nil: undefined }), { minLength: 48, maxLength: 48 }), (arrivals) => {
+        const v = cleanFixture();
+        arrivals.forEach((first, core) => first !== undefined && addTxn(v, { core, first, target: 1 }));
+        new Weaver(chip, v).run(0, Q, Q);
+        const queue = arrivals.flatMap((a, core) => (a === undefined ? [] : [{ a, core }])).sort((x, y) => x.a - y.a || x.core - y.core);
+        let free = 0;
+        const wait = new Array<number>(48).fill(0);
+        for (const { a, core } of queue) {
+          const start = Math.max(a, free);
+          wait[core] = start - a;
+          free = start + SERVICE;
+        }
+        for (let core = 0; core < 48; core++) expect(coreSlot(v, core, C.stallL2MissPs)).toBe(wait[core]);
+        expect(ctrlSlot(v, 1, CTRL.requests)).toBe(queue.length);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('books every transaction of a large burst (more arrivals than its initial buffers)', () => {
+    const v = fixture();
+    // two streams of 5000, each one transaction every 2 service times: together they fill the controller
+    addTxn(v, { core: 0, first: 0, last: 4999 * 2 * SERVICE, count: 5000 });
+    addTxn(v, { core: 1, first: 0, last: 4999 * 2 * SERVICE, count: 5000 });
+    const delay = new Weaver(chip, v).run(0, 200 * Q, Q);
+    expect(ctrlSlot(v, 0, CTRL.requests)).toBe(10_000);
+    expect(delay[0]).toBe(0);
+    // core 1's first transaction waits SERVICE and shifts the rest of its burst by as much:
+    // they then alternate with core 0's without further waits
+    expect(delay[1]).toBe(SERVICE);
+    expect(intervals(v, 0)).toEqual([[0, 10_000 * SERVICE]]);
+  });
+
+  it('MPB transactions load links but never a controller', () => {
+    const v = fixture();
+    addTxn(v, { core: 0, first: 0, target: TXN_TARGET_MPB | 1, write: true });
+    addTxn(v, { core: 2, first: 0, target: TXN_TARGET_MPB | 1, write: true });
+    new Weaver(chip, v).run(0, Q, Q);
+    for (let m = 0; m < chip.controllers; m++) expect(ctrlSlot(v, m, CTRL.requests)).toBe(0);
+    expect(linkSlot(v, 0 * 4 + DIR_E, LINK.flits)).toBe(3); // tile 0 -> 1: core 0's 3 request flits
+    expect(linkSlot(v, 1 * 4 + DIR_W, LINK.flits)).toBe(1); // the 1-flit acknowledgement back
+  });
+});
+
+describe('Weaver.run: determinism', () => {
+  const arrivals = (n: number) => fc.uniqueArray(fc.integer({ min: 0, max: 200 }).map((k) => k * 2500), { minLength: 1, maxLength: n });
+  // cores 0, 1 (tile 0) use controller 0 and cores 10, 11 (tile 5) controller 1: no links on
+  // the way, so every delay is a controller wait; a core's arrivals are distinct (its records
+  // reach the controller in one order whatever order its log lists them in)
+  const cores = [0, 1, 10, 11];
+  const recordSet = fc.tuple(
+    ...cores.map((core) =>
+      arrivals(6).chain((times) =>
+        fc.tuple(
+          ...times.map((first) =>
+            fc
+              .record({ weight: fc.integer({ min: 1, max: 2 }), cause: fc.constantFrom(STALL_L2_MISS, STALL_DRAM), write: fc.boolean() })
+              .map((r) => ({ ...r, core, first, target: core < 10 ? 0 : 1 })),
+          ),
+        ),
+      ),
+    ),
+  );
+
+  function weave(records: Txn[][], coreOrder: number[]): { delay: number[]; core: number[]; ctrl: number[] } {
+    const v = cleanFixture();
+    for (const i of coreOrder) for (const t of records[i]!) addTxn(v, t);
+    const delay = Array.from(new Weaver(chip, v).run(0, Q, Q));
+    return { delay, core: Array.from(v.core), ctrl: Array.from(v.ctrl) };
+  }
+
+  it('does not depend on the order the cores’ logs were written in, nor on a core’s record order (property)', () => {
+    let contended = 0;
+    fc.assert(
+      fc.property(recordSet, fc.integer({ min: 0, max: 1000 }), (records, seed) => {
+        const a = weave(records, [0, 1, 2, 3]);
+        // the same records, cores written last-to-first, each core's records in another order
+        const shuffled = records.map((list, i) => list.map((t, k) => ({ t, key: (k * 7919 + seed * (i + 3)) % 101 })).sort((x, y) => x.key - y.key).map((x) => x.t));
+        const b = weave(shuffled, [3, 2, 1, 0]);
+        expect(b.delay).toEqual(a.delay);
+        expect(b.ctrl).toEqual(a.ctrl);
+        for (const core of cores)
+          for (const slot of [C.stallL2MissPs, C.stallDramPs, C.stallNetworkPs]) expect(b.core[core * CORE_SLOTS + slot]).toBe(a.core[core * CORE_SLOTS + slot]);
+        // what the cores are charged is what the controllers saw, divided by the weights
+        const total = a.delay.reduce((s, d) => s + d, 0);
+        const queued = a.ctrl[CTRL.queueDelayPs]! + a.ctrl[CTRL_SLOTS + CTRL.queueDelayPs]!;
+        expect(total).toBeLessThanOrEqual(queued);
+        expect(total).toBeGreaterThanOrEqual(queued / 2);
+        if (total > 0) contended++;
+      }),
+      { numRuns: 100 },
+    );
+    expect(contended).toBeGreaterThan(20); // the property saw real queueing
+  });
+
+  it('gives bit-identical delays, links and controller state for the same records on a fresh state', () => {
+    const records: Txn[][] = [
+      [{ core: 0, first: 0, count: 4, last: 30_000 }],
+      [{ core: 7, first: 1000, target: 2, weight: 2 }],
+      [{ core: 30, first: 1000, target: 3, count: 3, last: 90_000, write: true }],
+      [{ core: 46, first: 5000, target: 0, count: 5, last: 60_000 }],
+      [{ core: 21, first: 5000, target: TXN_TARGET_MPB | 20 }],
+    ];
+    const run = (order: number[]) => {
+      const v = fixture();
+      for (const i of order) for (const t of records[i]!) addTxn(v, t);
+      const delay = Array.from(new Weaver(chip, v).run(0, Q, Q));
+      return { delay, links: Array.from(v.links), ctrl: Array.from(v.ctrl), core: Array.from(v.core) };
+    };
+    const a = run([0, 1, 2, 3, 4]);
+    const b = run([4, 3, 2, 1, 0]);
+    expect(b).toEqual(a);
+    expect(a.delay[46]).toBeGreaterThan(0); // links and controller 0 were both contended
+    expect(a.core[46 * CORE_SLOTS + C.stallNetworkPs]).toBeGreaterThan(0);
+  });
+});
+
+describe('Weaver.run: links', () => {
+  // core 46 is on tile 23 (5, 3); controller 0 on tile 0 (0, 0). X-Y routes: the request goes
+  // west along y = 3 then north along x = 0; the response east along y = 0 then south along x = 5
+  const requestLinks = [...[5, 4, 3, 2, 1].map((x) => (18 + x) * 4 + DIR_W), ...[3, 2, 1].map((y) => y * 6 * 4 + DIR_N)];
+  const responseLinks = [...[0, 1, 2, 3, 4].map((x) => x * 4 + DIR_E), ...[0, 1, 2].map((y) => (y * 6 + 5) * 4 + DIR_S)];
+  const WINDOW = chip.contentionWindowPs;
+  const FLIT = chip.meshPeriodPs;
+
+  /** One record of `count` reads from core 46, spaced so that the controller never queues. */
+  function reads(count: number, flits?: number): { v: Views; delay: number } {
+    const v = fixture();
+    addTxn(v, { core: 46, first: 0, last: (count - 1) * 2 * SERVICE, count, flits });
+    const delay = new Weaver(chip, v).run(0, Q, Q)[46]!;
+    return { v, delay };
+  }
+
+  it('adds each transaction’s flits to every link of its route there and back, and nowhere else', () => {
+    const { v } = reads(10);
+    expect(WINDOW).toBe(10_000_000);
+    for (const l of requestLinks) expect(linkSlot(v, l, LINK.flits)).toBe(10); // 1 header flit each
+    for (const l of responseLinks) expect(linkSlot(v, l, LINK.flits)).toBe(30); // header + 2 data flits
+    const onRoute = new Set([...requestLinks, ...responseLinks]);
+    for (let l = 0; l < chip.topo.links; l++) if (!onRoute.has(l)) expect(linkSlot(v, l, LINK.flits)).toBe(0);
+  });
+
+  it('utilisation is flits x mesh period over the window, and grows with flits', () => {
+    const a = reads(10);
+    const b = reads(20);
+    for (const l of requestLinks) {
+      expect(linkSlot(a.v, l, LINK.utilization)).toBeCloseTo((10 * FLIT) / WINDOW, 15);
+      expect(linkSlot(b.v, l, LINK.utilization)).toBeCloseTo((20 * FLIT) / WINDOW, 15);
+    }
+    for (const l of responseLinks) expect(linkSlot(b.v, l, LINK.utilization)).toBeCloseTo((60 * FLIT) / WINDOW, 15);
+    // each packet waits the M/D/1 time of every link it crosses: rho x period / (1 - rho)
+    const md1 = (rho: number) => (rho * FLIT) / (1 - rho);
+    const expected = (n: number) => n * 8 * (md1((n * FLIT) / WINDOW) + md1((3 * n * FLIT) / WINDOW));
+    expect(a.delay).toBeCloseTo(expected(10), 6);
+    expect(b.delay).toBeCloseTo(expected(20), 6);
+    expect(b.delay).toBeGreaterThan(4 * a.delay); // twice the packets, each waiting more than twice as long
+    expect(coreSlot(b.v, 46, C.stallNetworkPs)).toBe(b.delay); // all of it network, no controller wait
+    expect(ctrlSlot(b.v, 0, CTRL.queueDelayPs)).toBe(0);
+  });
+
+  it('caps utilisation at 0.98', () => {
+    const { v } = reads(100, (60000 << 16) | 3);
+    for (const l of requestLinks) expect(linkSlot(v, l, LINK.utilization)).toBe(0.98);
+  });
+
+  it('is a decaying window: an idle 1 us epoch keeps 90 % of a 10 us window', () => {
+    const { v } = reads(10);
+    const w = new Weaver(chip, v);
+    resetLogs(v);
+    w.run(Q, 2 * Q, Q);
+    for (const l of responseLinks) {
+      expect(linkSlot(v, l, LINK.flits)).toBe(30); // cumulative count unchanged
+      expect(linkSlot(v, l, LINK.utilization)).toBeCloseTo((0.9 * 30 * FLIT) / WINDOW, 15);
+    }
+  });
+});
