@@ -1,11 +1,14 @@
 // npm run bench: simulated memory operations and core-cycles per wall second for a 48-core
 // SCC run with L1-resident and DRAM-bound loads, on 1 and 2 host CPUs (taskset), with one
 // worker per simulated core (the default) and with 24 cores per worker (2 workers).
+// Then a 1024-core mesh (--preset mesh, 32 x 16 SCC tiles) with L1-resident loads, packed (the
+// CLI's default layout: one worker per CPU) on 2 CPUs: simulated ops/s and the child's peak
+// host memory (resourceUsage().maxRSS, worker threads included).
 // Then a 48-process mpi-sweep over every size for two collectives (wall time, with the CLI's
 // default layout fitted to the host and with one worker per core).
 // Writes bench/results/latest.json and prints a table. Not a test: numbers depend on the host.
-// Flags: --quick (shorter runs), --no-mpi.
-import { execFileSync } from 'node:child_process';
+// Flags: --quick (shorter runs), --no-mpi, --no-mesh, --mesh-only (just the 1024-core run).
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'packages/cli/dist/manycore.mjs');
 const quick = process.argv.includes('--quick');
+const meshOnly = process.argv.includes('--mesh-only');
 
 const loads = {
   'L1-resident': ['--param', 'bufferBytes=8192', '--param', `loads=${quick ? 200_000 : 1_000_000}`],
@@ -31,7 +35,7 @@ function run(args, cpusList) {
 }
 
 const rows = [];
-for (const [load, args] of Object.entries(loads)) {
+for (const [load, args] of Object.entries(meshOnly ? {} : loads)) {
   for (const [layout, cpw] of Object.entries(layouts)) {
     const best = {};
     for (const c of ['0', '0,1']) {
@@ -53,10 +57,30 @@ for (const [load, args] of Object.entries(loads)) {
     });
   }
 }
+// a 1024-core mesh, L1-resident l1-stream, packed on 2 CPUs: ops/s and the child's peak RSS
+// (target: >= 30 M simulated ops/s and under 1.5 GB)
+const maxRssHook = join(root, 'bench/max-rss.cjs');
+const mesh = [];
+if (!process.argv.includes('--no-mesh')) {
+  const meshArgs = ['--preset', 'mesh', '--chip', 'mesh.width=32', '--chip', 'mesh.height=16', '--workload', 'l1-stream', '--param', 'cores=1024', '--param', 'bufferBytes=8192', '--param', `loads=${quick ? 50_000 : 200_000}`];
+  const runs = [];
+  for (let i = 0; i < 2; i++) {
+    const p = spawnSync('taskset', ['-c', '0,1', process.execPath, '--require', maxRssHook, cli, 'run', ...meshArgs, '--json', '--quiet'], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+    if (p.status !== 0) throw new Error(`1024-core mesh run failed: ${p.stderr}`);
+    const r = JSON.parse(p.stdout);
+    const kb = Number(/manycore-bench maxRSS (\d+)/.exec(p.stderr)?.[1]);
+    runs.push({ digest: r.digest, wallMs: r.host.wallMs, opsPerSec: r.host.simOpsPerSec, workers: r.host.workers, coresPerWorker: r.host.coresPerWorker, epochs: r.simulated.epochs, maxRssMB: Math.round(kb / 1024) });
+  }
+  if (runs[0].digest !== runs[1].digest) throw new Error(`1024-core mesh: digest changed between runs: ${runs[0].digest} ${runs[1].digest}`);
+  const best = runs[0].wallMs <= runs[1].wallMs ? runs[0] : runs[1];
+  const peakMB = Math.max(runs[0].maxRssMB, runs[1].maxRssMB);
+  mesh.push({ chip: 'mesh 32x16 (1024 cores)', load: 'L1-resident', cpus: 2, ...best, maxRssMB: peakMB, rssPerCoreKB: Math.round((peakMB * 1024) / 1024) /* 1024 cores */ });
+}
+
 // issue 4: a 48-process mpi-sweep over every size (1 B .. 64 KB) for one collective, with the
 // CLI's default layout (auto: fitted to the host's CPUs) and with one worker thread per core
 const mpi = [];
-if (!process.argv.includes('--no-mpi'))
+if (!process.argv.includes('--no-mpi') && !meshOnly)
   for (const [op, channel] of [['sendrecv', 'improved'], ['gather', 'original']])
     for (const layout of ['auto', '1']) {
       const t0 = Date.now();
@@ -73,12 +97,16 @@ for (const op of new Set(mpi.map((x) => x.op)))
 
 const m = (n) => (n / 1e6).toFixed(2) + ' M';
 console.log(`host: ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}${quick ? ', quick' : ''}`);
-console.log('load         layout                        1 CPU ops/s  2 CPUs ops/s  2 CPUs core-cycles/s  speedup');
+if (rows.length) console.log('load         layout                        1 CPU ops/s  2 CPUs ops/s  2 CPUs core-cycles/s  speedup');
 for (const r of rows)
   console.log(
     `${r.load.padEnd(12)} ${r.layout.padEnd(29)} ${m(r.cpu1.opsPerSec).padStart(11)}  ${m(r.cpu2.opsPerSec).padStart(12)}  ${m(r.cpu2.cyclesPerSec).padStart(20)}  ${String(r.speedup).padStart(6)}x`,
   );
+for (const x of mesh)
+  console.log(
+    `${x.chip}, ${x.load}, ${x.cpus} CPUs, ${x.workers} x ${x.coresPerWorker} cores: ${m(x.opsPerSec)} ops/s, ${(x.wallMs / 1000).toFixed(2)} s wall, peak RSS ${x.maxRssMB} MB (${x.rssPerCoreKB} KB per core)`,
+  );
 for (const x of mpi)
   console.log(`mpi-sweep ${x.op} (${x.channel}), ${x.processes} processes, ${x.sizes} sizes, layout ${x.layout} (${x.workers} workers): ${x.wallS} s wall (process start included)`);
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/latest.json'), JSON.stringify({ date: new Date().toISOString(), host: { cpus: cpus().length, node: process.version }, rows, mpi }, null, 2));
+writeFileSync(join(root, meshOnly ? 'bench/results/latest-mesh.json' : 'bench/results/latest.json'), JSON.stringify({ date: new Date().toISOString(), host: { cpus: cpus().length, node: process.version }, rows, mesh, mpi }, null, 2));

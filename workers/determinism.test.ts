@@ -54,6 +54,26 @@ describe('digest is bit-identical across host layouts', () => {
   }
 });
 
+describe('digest is bit-identical across host layouts on a 1024-core mesh', () => {
+  // l1-stream on every core of a 32 x 16 mesh of SCC tiles (the mesh preset derives islands,
+  // 14 controllers, registers and LUTs): 1000 loads each, 125 cold misses per core through 14
+  // controllers. One worker per core is left out here: 1024 worker isolates take about 17 MB
+  // each (17.5 GB and more than 15 minutes on the 2-CPU VM before it was stopped), so packing
+  // is the only way such a chip runs; 8 cores per worker is 128 workers (about 20 s, 3.3 GB).
+  it('8 and 64 cores per worker, 2 workers, inline; taskset -c 0 and -c 0,1', () => {
+    const base = ['run', '--preset', 'mesh', '--chip', 'mesh.width=32', '--chip', 'mesh.height=16', '--workload', 'l1-stream', '--param', 'cores=1024', '--param', 'loads=1000'];
+    const d = [
+      digest([...base, '--cores-per-worker', '64'], '0'),
+      digest([...base, '--cores-per-worker', '64'], '0,1'),
+      digest([...base, '--cores-per-worker', '8'], '0,1'),
+      digest([...base, '--cores-per-worker', '512'], '0'),
+      digest([...base, '--inline']),
+    ];
+    expect(new Set(d).size).toBe(1);
+    expect(d[0]).toMatch(/^[0-9a-f]{16}$/);
+  }, 120_000);
+});
+
 describe('live control through worker threads', () => {
   const exp = { version: 1, chip: { preset: 'scc' }, workload: { name: 'l1-stream', params: { loads: 400_000, cores: 16 } } };
 
@@ -106,7 +126,7 @@ describe('the CLI refuses bad input clearly and writes nothing', () => {
   };
   const out = join(dir, 'r.json');
   it.each([
-    [['run', '--preset', 'nope', '--workload', 'memtest', '--out', out], /chip\.preset: unknown preset "nope" \(known: scc\)/],
+    [['run', '--preset', 'nope', '--workload', 'memtest', '--out', out], /chip\.preset: unknown preset "nope" \(known: scc, mesh, tile64\)/],
     [['run', '--workload', 'memtest', '--chip', 'caches.l1d.sizeBytes=-16', '--out', out], /chip\.caches\.l1d\.sizeBytes: Too small/],
     [['run', '--workload', 'stale-read', '--param', 'reader=48', '--out', out], /core 48 is beyond the chip's 48 cores/],
     [['run', '--workload', 'memtest', '--param', 'accesses=-1', '--out', out], /workload\.params \(memtest\)\.accesses: Too small/],

@@ -26,6 +26,13 @@ describe('manycore arguments', () => {
     expect(parseArgs(['run', '--workload', 'memtest', '--cores-per-worker', '1'])).toMatchObject({ coresPerWorker: 1 });
   });
 
+  it('takes the mesh preset and log capacities', () => {
+    const a = parseArgs(['run', '--preset', 'mesh', '--chip', 'mesh.width=32', '--chip', 'mesh.height=16', '--workload', 'l1-stream', '--wlog-cap', '8192', '--txn-cap', '2048']);
+    expect(a).toMatchObject({ layout: { wlogCap: 8192, txnCap: 2048 }, experiment: { chip: { preset: 'mesh', overrides: { mesh: { width: 32, height: 16 } } } } });
+    expect(parseArgs(['run', '--workload', 'memtest'])).toMatchObject({ layout: {} });
+    expect(() => parseArgs(['run', '--workload', 'memtest', '--wlog-cap', '8'])).toThrow(/--wlog-cap 8: must be at least 16/);
+  });
+
   it('parses values as JSON when they are JSON', () => {
     expect(parseValue('3')).toBe(3);
     expect(parseValue('true')).toBe(true);

@@ -18,6 +18,8 @@ export interface RunArgs {
   experiment: Record<string, unknown>;
   /** 'auto': fitted to the host's CPUs (fitCoresPerWorker); N: N cores per worker thread. */
   coresPerWorker: number | 'auto';
+  /** Per-core log capacities (host sizing; default: the engine's logCapacities). */
+  layout: { wlogCap?: number; txnCap?: number };
   inline: boolean;
   out?: string;
   json: boolean;
@@ -36,12 +38,14 @@ export type Args = RunArgs | ListArgs | HelpArgs;
 export const USAGE = `manycore: run Manycore Lab experiments headlessly
 
 Usage:
-  manycore run --preset scc --workload NAME [--param k=v]... [--chip k=v]... [--seed N]
+  manycore run --preset scc|mesh --workload NAME [--param k=v]... [--chip k=v]... [--seed N]
                [--quantum-ns N] [--max-time-ns N] [--cores-per-worker N|auto] [--out results.json]
   manycore run --experiment FILE.json [--cores-per-worker N|auto] [--out results.json]
   manycore list [--json]
 
 Options:
+  --preset NAME         chip preset (default scc); mesh: SCC tiles on any mesh, sized by
+                        --chip mesh.width=W --chip mesh.height=H (e.g. 32 x 16 = 1024 cores)
   --param k=v           workload parameter (repeatable); values are JSON when they parse, else text
   --chip path=v         chip override by dotted path, e.g. caches.l1d.sizeBytes=8192 (repeatable)
   --seed N              random seed (default 1)
@@ -52,6 +56,9 @@ Options:
                         Default auto: one worker per core when the host has a CPU for each, else
                         about one worker per CPU (ceil(cores / CPUs) cores each). Same results.
   --inline              run every core on the main thread (no workers; same results)
+  --wlog-cap N          buffered line writes per core per epoch (default: 16384 on small chips,
+                        less on big ones; same results, a core that needs more fails naming it)
+  --txn-cap N           memory transaction records per core per epoch (default: 8192, less on big chips)
   --out FILE            write the results JSON to FILE (written only when the run succeeds)
   --json                print the results JSON to stdout instead of the summary
   --print-experiment    print the normalised experiment JSON and exit without running
@@ -109,6 +116,7 @@ export function parseArgs(argv: string[]): Args {
     command: 'run',
     experiment: {},
     coresPerWorker: 'auto',
+    layout: {},
     inline: false,
     json: false,
     quiet: false,
@@ -160,6 +168,12 @@ export function parseArgs(argv: string[]): Args {
           else if (v !== undefined && v.trim() !== '' && !Number.isFinite(Number(v))) throw new UsageError(`${flag} ${v}: expected a whole number or auto`);
           else out.coresPerWorker = number(flag, v, { int: true, min: 1 });
         }
+        break;
+      case '--wlog-cap':
+        out.layout.wlogCap = number(flag, next(), { int: true, min: 16 });
+        break;
+      case '--txn-cap':
+        out.layout.txnCap = number(flag, next(), { int: true, min: 16 });
         break;
       case '--experiment':
         out.experimentFile = next();

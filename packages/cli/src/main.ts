@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import {
   ExperimentError,
+  MESH_VARIANTS,
   PRESETS,
   Simulation,
   SimulationFailed,
@@ -29,6 +30,7 @@ function fail(code: number, message: string): never {
 function list(json: boolean): void {
   const data = {
     presets: Object.entries(PRESETS).map(([name, p]) => ({ name, description: p.description, source: p.source })),
+    meshSizes: MESH_VARIANTS.map((v) => ({ id: v.id, label: v.label, preset: v.preset, overrides: v.overrides })),
     workloads: Object.values(workloads).map((w) => {
       const schema = z.toJSONSchema(w.params as z.ZodType, { io: 'input' }) as {
         properties?: Record<string, { type?: string; default?: unknown; description?: string; enum?: unknown[]; minimum?: number; maximum?: number }>;
@@ -54,6 +56,11 @@ function list(json: boolean): void {
   }
   const lines: string[] = ['Presets:'];
   for (const p of data.presets) lines.push(`  ${p.name.padEnd(16)} ${p.description}`);
+  lines.push('', 'Mesh sizes (as in the web lab):');
+  for (const v of data.meshSizes) {
+    const size = v.overrides.mesh ? ` --chip mesh.width=${v.overrides.mesh.width} --chip mesh.height=${v.overrides.mesh.height}` : '';
+    lines.push(`  ${v.label.padEnd(28)} --preset ${v.preset}${size}`);
+  }
   lines.push('', 'Workloads:');
   for (const w of data.workloads) {
     lines.push(`  ${w.name.padEnd(16)} ${w.description}`);
@@ -101,7 +108,7 @@ async function run(args: RunArgs): Promise<void> {
     process.stdout.write(JSON.stringify(prepared.experiment, null, 2) + '\n');
     return;
   }
-  const sim = new Simulation(input, workloads, { coresPerWorker: args.coresPerWorker, hostCpus: availableParallelism() });
+  const sim = new Simulation(input, workloads, { coresPerWorker: args.coresPerWorker, hostCpus: availableParallelism(), layout: args.layout });
   const tty = process.stderr.isTTY && !args.quiet && !args.json;
   let timer: ReturnType<typeof setInterval> | undefined;
   const t0 = performance.now();

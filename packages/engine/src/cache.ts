@@ -1,7 +1,9 @@
 /**
  * A private set-associative cache that holds real data, so a stale copy is really stale.
  *
- * Contract: keys are core-address line numbers (addr >>> 5); a slot is set * ways + way.
+ * Contract: keys are line numbers chosen by the family (the SCC: core-address lines, addr >>> 5,
+ * which its fixed per-core LUT maps one-to-one to system lines; TILE64: physical lines of the
+ * level's line size, tags only via fillTag); a slot is set * ways + way.
  * lookup() returns the slot or -1 and updates LRU on a hit; victim() picks the slot to fill
  * (an invalid way first, else least recently used); fill() installs a line's 32 bytes (from a word view).
  * Units: bytes, slots. Invariants: a key appears at most once in a set; flags bit 0 = dirty,
@@ -25,7 +27,6 @@ export class Cache {
   readonly data: Uint8Array;
   /** The same data as 32-bit words (line copies). */
   readonly data32: Uint32Array;
-  readonly dv: DataView;
   private readonly setMask: number;
   private stamp = 1;
   /** Valid lines (kept incrementally so the lab can show occupancy cheaply). */
@@ -43,7 +44,6 @@ export class Cache {
     const dataOff = Math.ceil((byteOffset + n * 9) / 8) * 8;
     this.data = new Uint8Array(buffer, dataOff, n * LINE_BYTES);
     this.data32 = new Uint32Array(buffer, dataOff, n * LINE_WORDS);
-    this.dv = new DataView(buffer as ArrayBuffer, dataOff, n * LINE_BYTES);
     let maxStamp = 0;
     for (let i = 0; i < n; i++) if (this.lru[i]! > maxStamp) maxStamp = this.lru[i]!;
     this.stamp = maxStamp + 1;

@@ -19,7 +19,7 @@ import type { ResolvedChip } from './chip';
 import { corePeriodPs } from './chip';
 import { familyOf } from './chips/registry';
 import type { AnyChipFamily } from './chips/family';
-import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, EVENTS_CAP, ISL_SLOTS, LINK_SLOTS, S, SERIES_CAP, Status, Request, WLOG_BYTES, WLOG_TAS, WLOG_UNIT, type Views } from './layout';
+import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, EVENTS_CAP, ISL_SLOTS, LINK_SLOTS, S, SERIES_CAP, Status, Request, WLOG_BYTES, WLOG_TAS, WLOG_UNIT, seriesOffsets, type Views } from './layout';
 import { readCommittedLine, valueAt, writeCommittedLine } from './memory';
 import { ISL, PowerModel } from './power';
 import { BLOCK_REASON_NAMES, BlockReason, C, CoreState, compare, LINE_WORDS, SPACE_SHIFT } from './vocabulary';
@@ -408,19 +408,31 @@ export class Committer {
     return `deadlock: no core can run (${parts.join('; ')})`;
   }
 
-  /** Received totals per core: column sums of the message matrix (at samples and at the end). */
+  /**
+   * Received totals per core: column sums of the message matrix (at samples and at the end).
+   * Only the rows of cores that have sent are summed: a core writes its matrix row only
+   * together with its own messagesSent or bytesSent counter (CoreBase.countMessage, a family's
+   * MPB-byte accounting), so a core whose counters are both zero has an all-zero row. The sums
+   * run over the senders in ascending order, as the full column sums did (they skipped only
+   * exact zeros): the same values, at O(cores x senders) instead of O(cores^2) per sample.
+   */
   private receivedTotals(): void {
     const v = this.v;
     const cores = this.chip.topo.cores;
+    const c = v.core;
+    const m = v.matrix;
     for (let j = 0; j < cores; j++) {
-      let msgs = 0;
-      let bytes = 0;
-      for (let i = 0; i < cores; i++) {
-        msgs += v.matrix[(i * cores + j) * 2]!;
-        bytes += v.matrix[(i * cores + j) * 2 + 1]!;
+      c[j * CORE_SLOTS + C.messagesReceived] = 0;
+      c[j * CORE_SLOTS + C.bytesReceived] = 0;
+    }
+    for (let i = 0; i < cores; i++) {
+      if (!(c[i * CORE_SLOTS + C.messagesSent]! > 0 || c[i * CORE_SLOTS + C.bytesSent]! > 0)) continue;
+      const row = i * cores * 2;
+      for (let j = 0; j < cores; j++) {
+        const b = j * CORE_SLOTS;
+        c[b + C.messagesReceived] += m[row + j * 2]!;
+        c[b + C.bytesReceived] += m[row + j * 2 + 1]!;
       }
-      v.core[j * CORE_SLOTS + C.messagesReceived] = msgs;
-      v.core[j * CORE_SLOTS + C.bytesReceived] = bytes;
     }
   }
 
@@ -443,19 +455,19 @@ export class Committer {
     const o = n * L.seriesStride;
     const s = v.series;
     const energy = v.ctlF[CTLF.chipEnergyJ]!;
-    s[o] = atPs;
-    s[o + 1] = ((energy - v.ctlF[CTLF.seriesPrevEnergyJ]!) / dt) * 1e12;
+    const off = seriesOffsets(chip.islands, chip.controllers); // the one record layout (results and the web read it)
+    s[o + off.timePs] = atPs;
+    s[o + off.chipPowerW] = ((energy - v.ctlF[CTLF.seriesPrevEnergyJ]!) / dt) * 1e12;
     let flits = 0;
     for (let l = 0; l < chip.topo.links; l++) flits += v.links[l * LINK_SLOTS + LINK.flits]!;
-    s[o + 2] = ((flits - v.ctlF[CTLF.seriesPrevFlits]!) / dt) * 1e6; // flits per us
-    let p = o + 3;
-    for (let i = 0; i < chip.islands; i++) s[p++] = v.isl[i * ISL_SLOTS + ISL.powerW]!;
-    for (let m = 0; m < chip.controllers; m++) s[p++] = v.ctrl[m * CTRL_SLOTS + CTRL.requests]!;
-    for (let m = 0; m < chip.controllers; m++) s[p++] = v.ctrl[m * CTRL_SLOTS + CTRL.queueDepth]!;
+    s[o + off.flitsPerUs] = ((flits - v.ctlF[CTLF.seriesPrevFlits]!) / dt) * 1e6; // flits per us
+    for (let i = 0; i < chip.islands; i++) s[o + off.islandPowerW + i] = v.isl[i * ISL_SLOTS + ISL.powerW]!;
+    for (let m = 0; m < chip.controllers; m++) s[o + off.controllerRequests + m] = v.ctrl[m * CTRL_SLOTS + CTRL.requests]!;
+    for (let m = 0; m < chip.controllers; m++) s[o + off.controllerQueueDepth + m] = v.ctrl[m * CTRL_SLOTS + CTRL.queueDepth]!;
     for (let core = 0; core < chip.topo.cores; core++) {
       const b = core * CORE_SLOTS;
       const busy = v.core[b + C.busyPs]!;
-      s[p++] = Math.min(1, Math.max(0, (busy - v.core[b + S.sampleBusyPs]!) / dt));
+      s[o + off.coreUtilization + core] = Math.min(1, Math.max(0, (busy - v.core[b + S.sampleBusyPs]!) / dt));
       v.core[b + S.sampleBusyPs] = busy;
     }
     v.ctlF[CTLF.seriesPrevEnergyJ] = energy;

@@ -7,6 +7,12 @@
  * Every offset is computed here, from the resolved chip and the log capacities, so every
  * thread builds the same views. Regions are 8-byte aligned.
  *
+ * Log capacities (logCapacities) are host sizing, not simulation: they never change a result,
+ * only whether a core that buffers more in one epoch than its log holds fails (with a message
+ * naming the capacity). Small chips keep 16384 writes and 8192 transactions per core; on big
+ * chips the logs of all cores share a budget, but never hold less than two quanta of one entry
+ * per core cycle.
+ *
  * Region map (state):
  *   ctl      Int32 x CTL_INTS        generation, arrival counter, status, control requests
  *   ctlF     Float64 x CTLF_SLOTS    epoch start/end, simulated time, next sample time
@@ -29,7 +35,7 @@
  *   unit     chip.unitStateBytes     state of the family's memory-side units (a TILE64 home L2's tags);
  *            read by cores during an epoch, written only by the committer
  */
-import type { ResolvedChip } from './chip';
+import { corePeriodPs, type ResolvedChip } from './chip';
 import { CORE_COUNTERS } from './vocabulary';
 
 export const CTL = {
@@ -186,8 +192,49 @@ export interface Layout {
 }
 
 export interface LayoutOptions {
+  /** Write-log entries per core (default: logCapacities). */
   wlogCap?: number;
+  /** Transaction records per core (default: logCapacities). */
   txnCap?: number;
+}
+
+/** Per-core log capacities of small chips (the SCC): 1 MB of writes and 256 KB of transactions per core. */
+export const WLOG_CAP_DEFAULT = 16384;
+export const TXN_CAP_DEFAULT = 8192;
+/**
+ * Host memory all cores' write logs, and all cores' transaction logs, may take by default
+ * (model of the host, not of the chip): a 48-core SCC stays at the defaults (its logs take
+ * 48 MB and 12 MB), a 1024-core mesh gets 4096 entries of each per core.
+ */
+export const WLOG_BUDGET_BYTES = 256 * 1024 * 1024;
+export const TXN_BUDGET_BYTES = 64 * 1024 * 1024;
+/** Entries one program step may add beyond the time bound (the scheduler checks the epoch end between steps). */
+const STEP_SLACK = 1024;
+
+function pow2Ceil(n: number): number {
+  return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+}
+function pow2Floor(n: number): number {
+  return 2 ** Math.floor(Math.log2(Math.max(1, n)));
+}
+
+/**
+ * Default log capacities per core for `chip` at quantum `quantumPs`.
+ * Time bound: every logged write and every new transaction record costs its core at least one
+ * cycle (the issue), and a core runs about one quantum per epoch (less than two), plus one
+ * program step past the epoch end; so 2 x (quantum / fastest core period) + STEP_SLACK entries
+ * hold any epoch of programs that check `due()` in their loops. What a single call buffers
+ * beyond that (a core.flush() of a whole dirty L2, a writeRange of a large buffer) is not
+ * bounded by time: it needs the budget's room, or fails naming the capacity.
+ * Capacity per core = min(default, max(time bound, budget / cores)), powers of two.
+ */
+export function logCapacities(chip: ResolvedChip, quantumPs: number): { wlogCap: number; txnCap: number } {
+  const fastestDivisor = Math.min(...chip.vf.keys(), ...chip.tileDivisors);
+  const fastestPs = corePeriodPs(chip, fastestDivisor);
+  const timeBound = pow2Ceil(2 * Math.ceil(quantumPs / fastestPs) + STEP_SLACK);
+  const cores = chip.topo.cores;
+  const fit = (budget: number, entryBytes: number, dflt: number) => Math.min(dflt, Math.max(timeBound, pow2Floor(budget / cores / entryBytes)));
+  return { wlogCap: fit(WLOG_BUDGET_BYTES, WLOG_BYTES, WLOG_CAP_DEFAULT), txnCap: fit(TXN_BUDGET_BYTES, TXN_BYTES, TXN_CAP_DEFAULT) };
 }
 
 /**
@@ -228,10 +275,18 @@ function align8(n: number): number {
   return Math.ceil(n / 8) * 8;
 }
 
-export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}): Layout {
+/** The layout of a run of `chip` at quantum `quantumPs` (log capacities: `opts`, else logCapacities). */
+export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}, quantumPs = 1_000_000): Layout {
   const cores = chip.topo.cores;
-  const wlogCap = opts.wlogCap ?? 16384;
-  const txnCap = opts.txnCap ?? 8192;
+  const caps = logCapacities(chip, quantumPs);
+  const wlogCap = opts.wlogCap ?? caps.wlogCap;
+  const txnCap = opts.txnCap ?? caps.txnCap;
+  for (const [name, cap] of [
+    ['wlogCap', wlogCap],
+    ['txnCap', txnCap],
+  ] as const)
+    if (!Number.isInteger(cap) || cap < 16 || cap > 1 << 20)
+      throw new RangeError(`layout.${name}: expected an integer from 16 to ${1 << 20} entries per core, got ${cap}`);
   const l1Slots = chip.l1d.sets * chip.l1d.ways;
   const l2Slots = chip.l2 ? chip.l2.sets * chip.l2.ways : 0;
   const stride = seriesStride(cores, chip.islands, chip.controllers);

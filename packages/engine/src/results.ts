@@ -4,7 +4,7 @@
  * Schema "manycore-results/1". Units are in the field names.
  */
 import type { Row } from './core';
-import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, ISL_SLOTS, LINK_SLOTS, S, type Views } from './layout';
+import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, ISL_SLOTS, LINK_SLOTS, S, seriesOffsets, type Views } from './layout';
 import type { PreparedRun } from './simulation';
 import { ISL } from './power';
 import { meshLinks, coreTile, tileX, tileY } from './topology';
@@ -303,19 +303,17 @@ export function readSeries(v: Views, islands: number, controllers: number, cores
     controllerQueueDepth: [],
     coreUtilization: [],
   };
+  // the record layout commit.ts writes (one descriptor: seriesOffsets)
+  const off = seriesOffsets(islands, controllers);
   for (let i = 0; i < n; i++) {
     const o = i * stride;
-    out.timeNs.push(s[o]! / PS_PER_NS);
-    out.chipPowerW.push(r(s[o + 1]!));
-    out.flitsPerUs.push(r(s[o + 2]!));
-    let p = o + 3;
-    out.islandPowerW.push(Array.from(s.subarray(p, p + islands), r));
-    p += islands;
-    out.controllerRequests.push(Array.from(s.subarray(p, p + controllers)));
-    p += controllers;
-    out.controllerQueueDepth.push(Array.from(s.subarray(p, p + controllers)));
-    p += controllers;
-    out.coreUtilization.push(Array.from(s.subarray(p, p + cores), r));
+    out.timeNs.push(s[o + off.timePs]! / PS_PER_NS);
+    out.chipPowerW.push(r(s[o + off.chipPowerW]!));
+    out.flitsPerUs.push(r(s[o + off.flitsPerUs]!));
+    out.islandPowerW.push(Array.from(s.subarray(o + off.islandPowerW, o + off.islandPowerW + islands), r));
+    out.controllerRequests.push(Array.from(s.subarray(o + off.controllerRequests, o + off.controllerRequests + controllers)));
+    out.controllerQueueDepth.push(Array.from(s.subarray(o + off.controllerQueueDepth, o + off.controllerQueueDepth + controllers)));
+    out.coreUtilization.push(Array.from(s.subarray(o + off.coreUtilization, o + off.coreUtilization + cores), r));
   }
   return out;
 }

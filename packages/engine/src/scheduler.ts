@@ -83,7 +83,12 @@ export class CoreRunner {
       } catch (err) {
         v.core[b + C.state] = CoreState.Failed;
         o.program = null;
-        const msg = err instanceof Error ? err.message : String(err);
+        let msg = err instanceof Error ? err.message : String(err);
+        const L = v.layout;
+        if (core.logCount >= L.wlogCap || core.txnCount >= L.txnCap)
+          msg +=
+            ` (one epoch's log holds ${L.wlogCap} line writes and ${L.txnCap} transaction records per core on this ${L.cores}-core chip;` +
+            ' raise them with --wlog-cap / --txn-cap (SimulationOptions.layout), or shorten the quantum when the writes are spread over time)';
         this.error = msg.startsWith('core ') ? msg : `core ${core.id}: ${msg}`;
       }
       core.endRun();

@@ -88,7 +88,14 @@ export function prepareRun(input: unknown, registry: WorkloadRegistry, layoutOpt
     timeline,
     participants,
   };
-  return { experiment, chip, workload, params, settings, layout: computeLayout(chip, layoutOpts) };
+  let layout: Layout;
+  try {
+    layout = computeLayout(chip, layoutOpts, settings.quantumPs);
+  } catch (err) {
+    if (err instanceof RangeError) throw new ExperimentError(err.message);
+    throw err;
+  }
+  return { experiment, chip, workload, params, settings, layout };
 }
 
 /** What a worker receives. Plain data (structured-clonable). */

@@ -21,6 +21,7 @@
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type WorkloadDef } from '@manycore/engine';
+import { MAX_CORES } from './lib/limits';
 import { Rcce } from './rcce/index';
 import { sharedAddrOnController } from './placement';
 
@@ -37,14 +38,14 @@ export const RECORD_BYTES = 96;
 export const MAX_WORD = 9;
 
 const Params = z.strictObject({
-  cores: z.number().int().min(1).max(48).default(4).describe('cores (n); the first one is also the file server'),
+  cores: z.number().int().min(1).max(MAX_CORES).default(4).describe('cores (n); the first one is also the file server'),
   textBytes: z.number().int().min(64).max(4 * 1024 * 1024).default(64 * 1024).describe('size of the input text, bytes'),
   maxPhrase: z.number().int().min(1).max(8).default(3).describe('longest phrase counted, words (K)'),
 });
 type P = z.infer<typeof Params>;
 
 export function concordanceCores(p: Pick<P, 'cores'>, chip: ResolvedChip): number[] {
-  if (p.cores > chip.topo.cores) throw new WorkloadParamError(`${p.cores} cores asked; the chip has ${chip.topo.cores}`);
+  if (p.cores > chip.topo.cores) throw new WorkloadParamError(`cores: ${p.cores} cores asked but the chip has ${chip.topo.cores}`);
   return Array.from({ length: p.cores }, (_, i) => i);
 }
 

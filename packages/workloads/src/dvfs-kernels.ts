@@ -19,6 +19,7 @@
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, corePeriodPs, type SccCore, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
+import { MAX_CORE } from './lib/limits';
 
 /**
  * Cycles of one multiply-add (2 flops) on the P54C x87 unit (model): the multiply pipelines, the
@@ -37,7 +38,7 @@ const CORES_PER_TILE = 2;
 const Params = z.strictObject({
   kernel: z.enum(KERNELS).default('dot').describe('dot (2 x 16 MB), matvec (512 x 1024), matmul (160 x 160)'),
   divisor: z.number().int().min(2).max(16).default(3).describe('clock divisor of the kernel core (1600 / divisor MHz)'),
-  core: z.number().int().min(0).max(47).default(0).describe('core that runs the kernel'),
+  core: z.number().int().min(0).max(MAX_CORE).default(0).describe('core that runs the kernel'),
 });
 type P = z.infer<typeof Params>;
 

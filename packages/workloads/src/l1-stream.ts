@@ -5,10 +5,11 @@
  * {core, loads, timeNs, checksum} where checksum is the sum of the words read.
  */
 import { z } from 'zod';
-import { DUE, type SccCore, type WorkloadDef } from '@manycore/engine';
+import { DUE, WorkloadParamError, type SccCore, type WorkloadDef } from '@manycore/engine';
+import { MAX_CORES } from './lib/limits';
 
 const Params = z.strictObject({
-  cores: z.number().int().min(1).max(1024).default(48).describe('cores 0..cores-1 run'),
+  cores: z.number().int().min(1).max(MAX_CORES).default(48).describe('cores 0..cores-1 run (at most the chip\'s)'),
   bufferBytes: z.number().int().min(32).max(64 * 1024 * 1024).default(8192).describe('per-core buffer; 8 KB stays in L1'),
   loads: z.number().int().min(1).max(1e9).default(100_000).describe('loads per core'),
   workCycles: z.number().int().min(0).default(0).describe('compute cycles between loads'),
@@ -21,7 +22,10 @@ export const l1Stream: WorkloadDef<P> = {
   title: 'Load stream (L1-resident or DRAM-bound)',
   description: 'Every core loads a private buffer in a loop: small buffers hit L1, large ones stream from DRAM.',
   params: Params,
-  participants: (p, chip) => Array.from({ length: Math.min(p.cores, chip.topo.cores) }, (_, i) => i),
+  participants: (p, chip) => {
+    if (p.cores > chip.topo.cores) throw new WorkloadParamError(`cores: ${p.cores} cores asked but the chip has ${chip.topo.cores}`);
+    return Array.from({ length: p.cores }, (_, i) => i);
+  },
   *program(core: SccCore, p: P) {
     const base = core.privateBase + 4096;
     const words = Math.floor(p.bufferBytes / p.strideBytes);

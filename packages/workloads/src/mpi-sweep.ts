@@ -16,6 +16,7 @@
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type SccCore, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
+import { MAX_CORES } from './lib/limits';
 import { checkPattern, fillPattern, touch } from './lib/mem';
 import { Mpi, type Channel } from './rckmpi/index';
 
@@ -30,7 +31,7 @@ const SCRATCH_BYTES = 256 * MB;
 
 const Params = z.strictObject({
   op: z.enum(MPI_OPS).default('sendrecv').describe('MPI operation'),
-  processes: z.number().int().min(2).max(48).default(48).describe('MPI processes (cores 0..processes-1)'),
+  processes: z.number().int().min(2).max(MAX_CORES).default(48).describe('MPI processes (cores 0..processes-1)'),
   channel: z.enum(['original', 'improved']).default('improved').describe('MPB channel layout'),
   minBytes: z.number().int().min(1).max(1 << 20).default(1).describe('smallest message, bytes (sizes are powers of two)'),
   maxBytes: z.number().int().min(1).max(1 << 20).default(65536).describe('largest message, bytes'),

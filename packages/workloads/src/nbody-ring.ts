@@ -25,6 +25,7 @@
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
+import { MAX_CORES } from './lib/limits';
 import { Rcce } from './rcce/index';
 import { stageCores } from './pipeline/plan';
 
@@ -46,7 +47,7 @@ const SOFTENING2 = 0.01;
 const DT = 0.001;
 
 const Params = z.strictObject({
-  workers: z.number().int().min(1).max(47).default(4).describe('workers in the ring (p), besides the controller'),
+  workers: z.number().int().min(1).max(MAX_CORES).default(4).describe('workers in the ring (p), besides the controller'),
   bodies: z.number().int().min(2).max(8192).default(1024).describe('bodies (N)'),
   steps: z.number().int().min(1).max(1000).default(3).describe('time steps'),
   encoding: z.enum(['text', 'binary']).default('text').describe('message numbers as 9-character text (parsed and printed at every hop) or raw doubles'),

@@ -13,12 +13,13 @@
  */
 import { z } from 'zod';
 import { windowPowerW, DUE, WorkloadParamError, type SccCore, type Row, type WorkloadDef } from '@manycore/engine';
+import { MAX_CORES } from './lib/limits';
 import { checkPattern, fillPattern, touch } from './lib/mem';
 import { ActivityMeter, activityFromRow } from './lib/power';
 import { Rcce } from './rcce/index';
 
 const Params = z.strictObject({
-  receivers: z.number().int().min(1).max(47).default(8).describe('receivers (cores 1..N); the sender is core 0'),
+  receivers: z.number().int().min(1).max(MAX_CORES).default(8).describe('receivers (cores 1..N); the sender is core 0'),
   bytes: z.number().int().min(0).max(1 << 20).default(4096).describe('message size, bytes'),
   rounds: z.number().int().min(1).max(10_000).default(8).describe('broadcasts (timed), after one untimed'),
   algorithm: z.enum(['pull', 'linear']).default('pull').describe("'pull': one copy in the root's MPB, receivers pull concurrently; 'linear': RCCE_bcast as shipped (a loop of RCCE_send from the root)"),
@@ -33,7 +34,7 @@ export const rcceBcast: WorkloadDef<P> = {
   description: 'One core broadcasts through its MPB to 1..47 receivers (concurrent pull, or RCCE_bcast\'s linear loop of sends); watch the time grow and the busy ratio fall as receivers are added.',
   params: Params,
   participants: (p, chip) => {
-    if (p.receivers + 1 > chip.topo.cores) throw new WorkloadParamError(`${p.receivers} receivers need ${p.receivers + 1} cores`);
+    if (p.receivers + 1 > chip.topo.cores) throw new WorkloadParamError(`receivers: ${p.receivers} receivers and the sender need ${p.receivers + 1} cores but the chip has ${chip.topo.cores}`);
     return Array.from({ length: p.receivers + 1 }, (_, i) => i);
   },
   *program(core: SccCore, p: P, ctx) {

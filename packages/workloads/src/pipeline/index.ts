@@ -48,6 +48,7 @@
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type SimulatedStats, type WorkloadDef } from '@manycore/engine';
+import { MAX_CORES } from '../lib/limits';
 import { Rcce } from '../rcce/index';
 import { touch, writeAllocated } from '../lib/mem';
 import {
@@ -74,7 +75,7 @@ export type FlushMethod = (typeof FLUSH_METHODS)[number];
 const Params = z.strictObject({
   mode: z.enum(PIPELINE_MODES).default('private').describe('private (RCCE chunks), uncached-shared or cached-shared (tokens only)'),
   order: z.enum(PIPELINE_ORDERS).default('id').describe('stage order: by core id, or snake along the mesh'),
-  stages: z.number().int().min(2).max(48).default(8).describe('pipeline stages, one core each'),
+  stages: z.number().int().min(2).max(MAX_CORES).default(8).describe('pipeline stages, one core each'),
   dataBytes: z.number().int().min(32).max(64 * MB).default(1 * MB).describe('bytes through the pipeline (D)'),
   chunkBytes: z.number().int().min(32).max(1 * MB).default(64 * KB).describe('chunk size C, bytes (a multiple of 32)'),
   tokenBytes: z.number().int().min(4).max(8160).default(32).describe('shared modes: token size Z, bytes'),

@@ -4,10 +4,10 @@
  * per-core LUTs; test-and-set registers; voltage islands). Source: ../shared/reference/scc.md.
  */
 import type { ChipFamily, ChipPreset } from '../family';
-import { sccPreset } from './preset';
+import { meshPreset, sccPreset } from './preset';
 import { SccCore } from './core';
 import { resolveScc, type SccChip } from './resolve';
-import { SccChipSchema, type SccChipConfig } from './schema';
+import { SccChipSchema, type SccChipConfig, type SccChipInput } from './schema';
 
 export const sccFamily: ChipFamily<SccChipConfig, SccChip, SccCore> = {
   name: 'scc',
@@ -27,16 +27,35 @@ export const sccFamily: ChipFamily<SccChipConfig, SccChip, SccCore> = {
 };
 
 /** The family's presets (chips/registry.ts merges every family's). */
-export const sccPresets: Record<string, ChipPreset<SccChipConfig>> = {
+export const sccPresets: Record<string, ChipPreset<SccChipInput>> = {
   scc: {
     family: 'scc',
     chip: sccPreset,
     description: 'Intel SCC: 48 P54C cores on a 6x4 mesh, 16 KB MPB per tile, no cache coherence, 533/800/800',
     source: '../shared/reference/scc.md section 1',
   },
+  mesh: {
+    family: 'scc',
+    chip: meshPreset,
+    description:
+      'SCC tiles on any mesh (8x8 unless mesh.width/mesh.height say otherwise, e.g. 32x16 = 1024 cores): islands, controllers, registers and LUT derived from the size',
+    source: 'the scc preset (../shared/reference/scc.md section 1); derivation: chips/scc/mesh.ts (model)',
+  },
 };
 
 export { SccCore } from './core';
 export { MPB_STRIDE, MPB_TILES_PER_PAGE, asScc, type SccChip } from './resolve';
-export { SccChipSchema, type SccChipConfig } from './schema';
-export { sccPreset } from './preset';
+export { SccChipSchema, type SccChipConfig, type SccChipInput } from './schema';
+export { meshPreset, sccPreset } from './preset';
+export {
+  CONTROLLER_BYTES,
+  MESH_VARIANTS,
+  deriveLut,
+  deriveMesh,
+  islands2x2,
+  meshControllers,
+  nearestControllers,
+  type LutLayout,
+  type MeshParts,
+  type MeshVariant,
+} from './mesh';

@@ -3,7 +3,8 @@
  * (seed) = from the papers, (doc) = vendor documentation, (derived) = arithmetic on those,
  * (model) = an assumption of this lab, chosen and documented here.
  */
-import type { SccChipConfig } from './schema';
+import { islands2x2 } from './mesh';
+import type { SccChipConfig, SccChipInput } from './schema';
 
 /** V/f pairs (seed): divisor 2: 800 MHz at 1.1 V; 3: 533 MHz at 0.8 V; 4: 400 MHz at 0.7 V; 5..16 at 0.6 V. */
 const vf = [
@@ -23,19 +24,6 @@ const vf = [
   [15, 106, 0.6],
   [16, 100, 0.6],
 ].map(([divisor, freqMHz, volts]) => ({ divisor: divisor!, freqMHz: freqMHz!, volts: volts! }));
-
-/** 6 core voltage islands of 2 x 2 tiles (doc). */
-function islands2x2(width: number, height: number): number[][] {
-  const out: number[][] = [];
-  for (let by = 0; by < height; by += 2)
-    for (let bx = 0; bx < width; bx += 2) {
-      const list: number[] = [];
-      for (let y = by; y < Math.min(by + 2, height); y++)
-        for (let x = bx; x < Math.min(bx + 2, width); x++) list.push(y * width + x);
-      out.push(list);
-    }
-  return out;
-}
 
 /*
  * Power calibration (derived). Seed: 31.6 W with one communicating pair and 46 idle cores,
@@ -85,7 +73,7 @@ export const sccPreset: SccChipConfig = {
     poolBytes: 256 * 1024 * 1024, // model: host memory backing the sparse DRAM
   },
   clocks: { baseMHz: 1600, divisor: 3, meshMHz: 800, memoryMHz: 800 }, // seed: 533/800/800
-  islands: { tiles: islands2x2(6, 4), vf },
+  islands: { tiles: islands2x2(6, 4) /* doc: 6 voltage islands of 2 x 2 tiles */, vf },
   power: {
     coreCapacitanceF,
     coreLeakageWPerV: 0.125,
@@ -106,4 +94,26 @@ export const sccPreset: SccChipConfig = {
     mpbBasePage: 0xc0,
   },
   testAndSetRegisters: 48, // seed: one per core
+};
+
+/**
+ * SCC tiles on a mesh of any size (model): the `scc` preset's tiles (2 cores, 16 KB MPB, a
+ * router), caches, latencies, clocks and power constants, on a width x height mesh (8 x 8 unless
+ * mesh.width / mesh.height say otherwise). Voltage islands, memory controllers, test-and-set
+ * registers and the LUT are left out, so they are derived from the mesh size (mesh.ts).
+ * The chip-wide power constants (uncore static power, whole-mesh capacitance) stay the SCC's:
+ * they are not scaled with the mesh, so a larger chip's power grows with its cores and traffic only.
+ */
+const { lut: _lut, testAndSetRegisters: _registers, ...sccTiles } = sccPreset;
+export const meshPreset: SccChipInput = {
+  ...sccTiles,
+  name: 'SCC-tile mesh',
+  mesh: { ...sccPreset.mesh, width: 8, height: 8 },
+  memory: {
+    coreOverheadCycles: sccPreset.memory.coreOverheadCycles,
+    accessMemCycles: sccPreset.memory.accessMemCycles,
+    serviceMemCycles: sccPreset.memory.serviceMemCycles,
+    poolBytes: sccPreset.memory.poolBytes,
+  },
+  islands: { vf: sccPreset.islands.vf },
 };

@@ -5,9 +5,10 @@
  */
 import type { ResolvedCache, ResolvedChip } from '../../chip';
 import { ExperimentError } from '../../experiment';
-import { makeTopology, tileAt, tileHops, coreTile } from '../../topology';
+import { makeTopology, tileAt } from '../../topology';
 import { periodPsFromMHz } from '../../units';
 import { ATTR_MPBT, LUT_ENTRIES, PAGE_BYTES, TARGET_DRAM, TARGET_MPB, lutEntry } from '../../vocabulary';
+import { CONTROLLER_BYTES, nearestControllers } from './mesh';
 import type { SccChipConfig } from './schema';
 
 /** The SCC's resolved chip: the generic values plus the per-core LUTs and the MPB window. */
@@ -32,13 +33,7 @@ export function resolveScc(config: SccChipConfig): SccChip {
   const topo = makeTopology(config.mesh.width, config.mesh.height, config.coresPerTile);
   const controllers = config.memory.controllers.length;
   const controllerTile = Int32Array.from(config.memory.controllers.map((m) => tileAt(topo, m.x, m.y)));
-  const nearestController = new Int32Array(topo.cores);
-  for (let c = 0; c < topo.cores; c++) {
-    let best = 0;
-    for (let m = 1; m < controllers; m++)
-      if (tileHops(topo, coreTile(topo, c), controllerTile[m]!) < tileHops(topo, coreTile(topo, c), controllerTile[best]!)) best = m;
-    nearestController[c] = best;
-  }
+  const nearestController = nearestControllers(topo, controllerTile);
   const islandOfTile = new Int32Array(topo.tiles);
   config.islands.tiles.forEach((list, i) => list.forEach((t) => (islandOfTile[t] = i)));
   const vf = new Map(config.islands.vf.map((p) => [p.divisor, { freqMHz: p.freqMHz, volts: p.volts }]));
@@ -53,8 +48,8 @@ export function resolveScc(config: SccChipConfig): SccChip {
   const sharedPagesPerCtrl = Math.ceil(lut.sharedPages / lut.sharedGroupPages / controllers) * lut.sharedGroupPages;
   const maxPrivate = Math.max(...coresPerCtrl) * lut.privatePages;
   const pagesPerCtrl = maxPrivate + sharedPagesPerCtrl;
-  if (pagesPerCtrl * PAGE_BYTES > 8 * 1024 ** 3)
-    throw new ExperimentError(`chip.lut: ${pagesPerCtrl} pages per controller exceed the 8 GB a controller can address`);
+  if (pagesPerCtrl * PAGE_BYTES > CONTROLLER_BYTES)
+    throw new ExperimentError(`chip.lut: ${pagesPerCtrl} pages per controller exceed the ${CONTROLLER_BYTES / 1024 ** 3} GB a controller can address`);
   const mpbPages = Math.ceil(topo.tiles / MPB_TILES_PER_PAGE);
   const luts = new Uint32Array(topo.cores * LUT_ENTRIES);
   for (let c = 0; c < topo.cores; c++) {
