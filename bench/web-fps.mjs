@@ -8,16 +8,24 @@
 // some exited); before each scenario it waits up to a minute for the machine to be quiet.
 //
 // Scenarios (--only, comma-separated):
-//   48           default experiment (48 cores, one worker each), loads=30000: fps and simulated
-//                rate over a window of --seconds, once the run is going
-//   256          the 256-core mesh, 256 workers: the same
+//   48           default experiment (48 cores, one worker each), loads=1000000: fps and simulated
+//                rate over a window of --seconds, once the run is going (loads=30000 until
+//                2026-11-24; the engine got fast enough to finish that within the window)
+//   48auto       the same with the lab's default layout (cpw=auto: fitted to the host's CPUs),
+//                loads=3000000
+//   256          the 256-core mesh, 256 workers, loads=10000: the same
 //   256x32       the 256-core mesh, 32 cores per worker (8 workers): the same
+//   1024         the 1024-core mesh (32x16 tiles), the lab's default layout (cpw=auto: about one
+//                worker per CPU), loads=6000: the same (the chip view draws tiles as cells)
+//   1024x1       the 1024-core mesh, 1024 workers (one per core): the same (on the 2-CPU
+//                development machine headless Chromium's page crashed starting them, 2026-11-24)
 //   run48        48 cores, loads=12000, start to finish: wall time, simulated rate, fps over the
 //                whole run (worker start-up included), digest
 //   hiddenrun48  the same with the page hidden (document.hidden): no frames, no pacing
 //   run256       the 256-core mesh, 256 workers, loads=1500, start to finish
+//   run1024      the 1024-core mesh, cpw=auto, loads=1500, start to finish
 //
-//   node bench/web-fps.mjs                 build the lab, then 48,256,run48,hiddenrun48,run256
+//   node bench/web-fps.mjs                 build the lab, then 48,256,1024,run48,hiddenrun48,run256
 //   node bench/web-fps.mjs --no-build      use apps/web/dist as it is
 //   node bench/web-fps.mjs --dist DIR      serve another build (e.g. a copy of an older one)
 //   node bench/web-fps.mjs --repeat 3      everything 3 times
@@ -42,7 +50,7 @@ const distArg = opt('--dist');
 const dist = resolve(distArg ?? join(root, 'apps/web/dist'));
 const repeat = Number(opt('--repeat', '1'));
 const seconds = Number(opt('--seconds', '4'));
-const only = opt('--only', '48,256,run48,hiddenrun48,run256').split(',');
+const only = opt('--only', '48,256,1024,run48,hiddenrun48,run256').split(',');
 const query = opt('--query', '');
 const jsonOut = opt('--json');
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -243,7 +251,15 @@ const SCENARIOS = {
   48: {
     label: '48 cores, 48 workers (default experiment, longer)',
     async run(page) {
-      await openLab(page, { cpw: 1, params: { loads: 30000 } });
+      await openLab(page, { cpw: 1, params: { loads: 1000000 } });
+      await startAndWarm(page);
+      return withForeign(() => page.evaluate(measureInPage, seconds * 1000));
+    },
+  },
+  '48auto': {
+    label: '48 cores, cpw=auto (fitted to the host CPUs)',
+    async run(page) {
+      await openLab(page, { cpw: 'auto', params: { loads: 3000000 } });
       await startAndWarm(page);
       return withForeign(() => page.evaluate(measureInPage, seconds * 1000));
     },
@@ -251,7 +267,7 @@ const SCENARIOS = {
   256: {
     label: '256-core mesh, 256 workers',
     async run(page) {
-      await openLab(page, { cpw: 1, variant: 'mesh-16x8', params: { cores: 256, loads: 3000 } });
+      await openLab(page, { cpw: 1, variant: 'mesh-16x8', params: { cores: 256, loads: 10000 } });
       await startAndWarm(page);
       return withForeign(() => page.evaluate(measureInPage, seconds * 1000));
     },
@@ -259,7 +275,23 @@ const SCENARIOS = {
   '256x32': {
     label: '256-core mesh, 8 workers (32 cores each)',
     async run(page) {
-      await openLab(page, { cpw: 32, variant: 'mesh-16x8', params: { cores: 256, loads: 3000 } });
+      await openLab(page, { cpw: 32, variant: 'mesh-16x8', params: { cores: 256, loads: 30000 } });
+      await startAndWarm(page);
+      return withForeign(() => page.evaluate(measureInPage, seconds * 1000));
+    },
+  },
+  1024: {
+    label: '1024-core mesh, cpw=auto (fitted to the host CPUs)',
+    async run(page) {
+      await openLab(page, { cpw: 'auto', variant: 'mesh-32x16', params: { cores: 1024, loads: 6000 } });
+      await startAndWarm(page);
+      return withForeign(() => page.evaluate(measureInPage, seconds * 1000));
+    },
+  },
+  '1024x1': {
+    label: '1024-core mesh, 1024 workers',
+    async run(page) {
+      await openLab(page, { cpw: 1, variant: 'mesh-32x16', params: { cores: 1024, loads: 3000 } });
       await startAndWarm(page);
       return withForeign(() => page.evaluate(measureInPage, seconds * 1000));
     },
@@ -275,6 +307,10 @@ const SCENARIOS = {
   run256: {
     label: '256-core mesh, 256 workers, start to finish',
     run: (page) => fullRun(page, { cpw: 1, variant: 'mesh-16x8', params: { cores: 256, loads: 1500 } }),
+  },
+  run1024: {
+    label: '1024-core mesh, cpw=auto, start to finish',
+    run: (page) => fullRun(page, { cpw: 'auto', variant: 'mesh-32x16', params: { cores: 1024, loads: 1500 } }),
   },
 };
 
@@ -301,7 +337,8 @@ for (let rep = 0; rep < repeat; rep++) {
           (r.epochsPerS !== undefined ? `  epochs/s ${f(r.epochsPerS, 0)}` : '') +
           (r.wallS !== undefined ? `  wall ${r.wallS} s  digest ${r.digest}` : '') +
           (r.hidden !== undefined ? `  hidden ${r.hidden}, paced frames while hidden ${r.pacedFramesWhileHidden}` : '') +
-          (r.pacing ? `  pacing ${JSON.stringify(r.pacing)}` : ''),
+          (r.pacing ? `  pacing ${JSON.stringify(r.pacing)}` : '') +
+          (r.status !== undefined && r.status !== 'running' ? `  (status ${r.status} at the end of the window: the run did not last the whole window)` : ''),
       );
     } catch (err) {
       console.log(`${id.padEnd(8)} ${sc.label}: failed: ${err instanceof Error ? err.message.split('\n')[0] : err}`);

@@ -67,6 +67,34 @@ export class LabPage {
   async setWorkload(name: string): Promise<void> {
     await this.id('workload').selectOption(name);
   }
+  async setPreset(name: string): Promise<void> {
+    await this.id('preset').selectOption(name);
+  }
+  /** Whether a select offers an option with this value (e.g. a preset, workload or mesh size that may not exist yet). */
+  async hasOption(testId: string, value: string): Promise<boolean> {
+    return (await this.id(testId).locator(`option[value="${value}"]`).count()) > 0;
+  }
+  /** What the chip view draws, as ChipView states it (cores, tiles, controllers, domains, tile store). */
+  async floorplan(): Promise<{ cores: number; tiles: number; controllers: number; domains: number; store: string }> {
+    const el = this.id('chip-floorplan');
+    const n = async (a: string) => Number(await el.getAttribute(`data-${a}`));
+    return { cores: await n('cores'), tiles: await n('tiles'), controllers: await n('controllers'), domains: await n('domains'), store: (await el.getAttribute('data-store')) ?? '' };
+  }
+  /** The chip canvas's zoom, view origin (world units) and level of detail. */
+  async chipView(): Promise<{ zoom: number; view: string; detail: string }> {
+    const c = this.id('canvas-chip');
+    return { zoom: Number(await c.getAttribute('data-zoom')), view: (await c.getAttribute('data-view')) ?? '0.0,0.0', detail: (await c.getAttribute('data-detail')) ?? '' };
+  }
+  /** Drags on the chip canvas by (dx, dy) CSS pixels from its centre. */
+  async dragChip(dx: number, dy: number): Promise<void> {
+    const box = (await this.id('canvas-chip').boundingBox())!;
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(x, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(x + dx, y + dy, { steps: 6 });
+    await this.page.mouse.up();
+  }
   async setParam(name: string, value: string | number): Promise<void> {
     await this.id(`param-${name}`).fill(String(value));
   }

@@ -56,6 +56,10 @@ test('without isolation headers the lab explains how to fix it', async ({ page }
 test('the default experiment runs with one worker per core; counters and the chip view change', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.goto();
+  // the default layout fits the host (auto); one worker per core is one click away
+  await expect(lab.id('cores-per-worker')).toHaveValue('auto');
+  await lab.id('one-worker-per-core').click();
+  await expect(lab.id('worker-layout-text')).toContainText('48 workers, one per core');
   const before = await lab.chipPixels();
   await expect(lab.id('counter-ops')).toHaveText('–');
   const t0 = Date.now();
@@ -88,7 +92,7 @@ test('the default experiment runs with one worker per core; counters and the chi
 
 test('while 48 cores run flat out the page keeps its frame rate (frame pacing)', async ({ page }) => {
   const lab = new LabPage(page);
-  await lab.goto();
+  await lab.goto('/?cpw=1'); // 48 workers, as measured in the README
   await lab.setParam('loads', 300000); // long enough to measure while it runs (the test resets it)
   await lab.run();
   await lab.expectStatus('running');
@@ -163,7 +167,7 @@ test('a copied link restores the experiment in a new page and reproduces the CLI
   await expect(lab2.id('link-notice')).toBeVisible();
   await expect(lab2.id('workload')).toHaveValue('memtest');
   await expect(lab2.id('param-accesses')).toHaveValue('16');
-  await lab2.run(); // one worker per core here: the results do not depend on the layout
+  await lab2.run(); // the default layout here (auto, not 8 cores per worker): the results do not depend on the layout
   const replay = await lab2.waitForDigest();
   expect(replay).toBe(original);
   const exp = await lab2.experiment();
@@ -404,4 +408,90 @@ test('message passing: the MPB view shows the improved channel’s extended mask
   await expect(lab.id('mpi-latency-runs')).toContainText('1 run, 13 points');
   await lab.shot('mpb-view', lab.id('view-mpb'));
   await lab.shot('mpi-latency', lab.id('view-mpi-latency'));
+});
+
+test('TILE64: the chip view draws the family’s floorplan (64 one-core tiles, home L2, DDR controllers, no islands)', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  test.skip(!(await lab.hasOption('preset', 'tile64')), 'the tile64 preset is not in this build of the engine yet');
+  // an SCC override does not follow the chip into another family: it is cleared, and the lab says so
+  await lab.openDetails('Chip parameters');
+  await lab.id('chip-clocks-divisor').fill('4');
+  await expect(lab.id('overrides-json')).toHaveValue(/"divisor": 4/);
+  await lab.setPreset('tile64');
+  await expect(lab.id('preset-note')).toContainText('cleared the chip overrides');
+  await expect(lab.id('overrides-json')).toHaveValue('{}');
+  // the chip fields are TILE64's
+  await expect(lab.id('chip-fields')).toHaveAttribute('data-family', 'tile64');
+  await expect(lab.id('chip-clocks-baseMHz')).toHaveValue('600');
+  await expect(lab.id('chip-tlb-hugePages')).toBeVisible();
+  await expect(lab.id('chip-mpb-remoteAccessCycles')).toHaveCount(0);
+  // the chip view: 64 cores, from the family's floorplan
+  await expect(lab.id('view-chip')).toContainText('64 cores');
+  expect(await lab.floorplan()).toEqual({ cores: 64, tiles: 64, controllers: 4, domains: 0, store: 'L2 (home)' });
+  await expect(lab.id('metric').locator('option[value="mpb"]')).toHaveCount(0);
+  await expect(lab.id('whatif-no-domains')).toBeVisible();
+  await expect(lab.id('view-island-power')).toHaveCount(0);
+  await lab.shot('tile64-ready', lab.id('view-chip'));
+  // memtest is SCC-only; latency-ladder is TILE64's
+  test.skip(!(await lab.hasOption('workload', 'latency-ladder')), 'the latency-ladder workload (TILE64) is not in this build yet');
+  await lab.setWorkload('latency-ladder');
+  await expect(lab.id('validation-errors')).toHaveCount(0);
+  await expect(lab.id('run')).toBeEnabled();
+  await lab.run();
+  const digest = await lab.waitForDigest();
+  expect(digest).toMatch(/^[0-9a-f]{16}$/);
+  await expect(lab.id('cores-finished')).toContainText('/');
+  // hover and inspect core 9 (tile (1,1)): no island, no MPB rows
+  const canvas = lab.id('canvas-chip');
+  const box = (await canvas.boundingBox())!;
+  const s = box.width / Number(await canvas.getAttribute('data-world-width'));
+  // chip-draw.ts: tiles 146 apart from x 104; rows 170 apart from y 40 + 64 (controllers on the top edge); one core from (7, 7)
+  const at = { x: (104 + 146 + 40) * s, y: (104 + 170 + 30) * s };
+  await canvas.hover({ position: at });
+  await expect(lab.id('chip-tooltip')).toContainText('Core 9');
+  await expect(lab.id('chip-tooltip')).not.toContainText('island');
+  await canvas.click({ position: at });
+  await expect(lab.id('inspector')).toContainText('Core 9');
+  await expect(lab.id('inspector')).toContainText('memory controller DDR');
+  await expect(lab.id('inspect-mpb')).toHaveCount(0);
+  await expect(lab.id('inspect-loads')).not.toHaveText('–');
+  await lab.shot('tile64', lab.id('view-chip'));
+  metrics.tile64 = { digest, results: await lab.id('results').locator('p').first().textContent() };
+});
+
+test('a 1024-core mesh runs l1-stream, shows progress, and zooms and pans', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  test.skip(!(await lab.hasOption('chip-variant', 'mesh-32x16')), 'no 32x16 (1024-core) mesh size in the editor yet');
+  await lab.id('chip-variant').selectOption('mesh-32x16');
+  await lab.setParam('cores', 1024);
+  await lab.setParam('loads', 3000);
+  await expect(lab.id('view-chip')).toContainText('1024 cores');
+  expect((await lab.floorplan()).tiles).toBe(512);
+  // the default layout packs cores when the host has fewer CPUs than cores
+  const cpus = await page.evaluate(() => (globalThis as unknown as { navigator: { hardwareConcurrency: number } }).navigator.hardwareConcurrency);
+  if (cpus < 1024) await expect(lab.id('worker-layout-text')).toContainText('× ');
+  // fitted, a tile is a few pixels: drawn as a cell (level of detail)
+  await expect(lab.id('canvas-chip')).toHaveAttribute('data-detail', 'cells');
+  await lab.run();
+  await lab.expectStatus(/running|finished/, 60_000);
+  await expect.poll(async () => lab.simTime(), { timeout: 60_000 }).not.toBe('0 ns');
+  const fps = await lab.sampleFps(4, 500);
+  const frames = (await lab.status.textContent()) === 'running' ? await lab.measureFrames(2000) : null;
+  await lab.shot('mesh-1024', lab.id('view-chip'));
+  // zoom in until the cores are drawn, pan, back to fit
+  for (let i = 0; i < 4 && (await lab.chipView()).detail !== 'cores'; i++) await lab.id('zoom-in-chip').click();
+  await expect(lab.id('canvas-chip')).toHaveAttribute('data-detail', 'cores');
+  const zoomed = await lab.chipView();
+  expect(zoomed.zoom).toBeGreaterThan(1);
+  await lab.dragChip(-150, -80);
+  await expect.poll(async () => (await lab.chipView()).view).not.toBe(zoomed.view);
+  await lab.shot('mesh-1024-zoomed', lab.id('view-chip'));
+  await lab.id('zoom-fit-chip').click();
+  await expect(lab.id('canvas-chip')).toHaveAttribute('data-zoom', '1.000');
+  await expect(lab.id('canvas-chip')).toHaveAttribute('data-detail', 'cells');
+  await lab.waitForDigest(150_000);
+  await expect(lab.id('cores-finished')).toHaveText('1024 / 1024');
+  metrics.mesh1024 = { fpsWhileRunning: fps, frames, layout: await lab.id('worker-layout-text').textContent() };
 });

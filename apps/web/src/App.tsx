@@ -3,7 +3,7 @@
  * and the share-link state; the views draw themselves from the frame loop.
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { parseExperiment, prepareRun, type Experiment, type PreparedRun, type TimelineEvent } from '@manycore/engine';
+import { parseExperiment, prepareRun, resolveChip, type Experiment, type PreparedRun, type TimelineEvent } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
 import { browserHost } from '@manycore/workers/browser-host';
 import { LiveCharts, markersOf } from './components/Charts';
@@ -26,6 +26,7 @@ import { frameLoop } from './sim/frame-loop';
 import { parsePacing } from './sim/frame-pacer';
 import { LiveRun, mergeTimeline } from './sim/live-run';
 import type { Window } from './sim/telemetry';
+import { describeLayout, hostCpus, MANY_WORKERS, parseCoresPerWorker, workerLayout, type CoresPerWorker } from './lib/workers';
 
 const REGISTRY = workloads;
 const host = () => browserHost();
@@ -33,10 +34,11 @@ export const DEFAULT_EXPERIMENT: Experiment = parseExperiment(GALLERY[0]!.experi
 
 type Tab = 'lab' | 'compare' | 'gallery';
 
-function initialCoresPerWorker(): number {
-  const q = Number(new URLSearchParams(window.location.search).get('cpw'));
-  return Number.isInteger(q) && q >= 1 && q <= 1024 ? q : 1;
+/** `?cpw=<n>` or `?cpw=auto`; default 'auto' (one worker per core while the host has a CPU for each). */
+function initialCoresPerWorker(): CoresPerWorker {
+  return parseCoresPerWorker(new URLSearchParams(window.location.search).get('cpw'));
 }
+const CPUS = hostCpus();
 
 /** Frame pacing of runs (sim/frame-pacer.ts); `?pace=off` or `?pace=<lead ms>,<max share>` for measuring. */
 const PACING = parsePacing(new URLSearchParams(window.location.search).get('pace'));
@@ -62,7 +64,7 @@ export function App() {
   const validation = useMemo(() => validateDraft(draft, REGISTRY), [draft]);
   const [run, setRun] = useState<LiveRun | null>(null);
   const [, rerender] = useReducer((x: number) => x + 1, 0);
-  const [cpw, setCpw] = useState(initialCoresPerWorker);
+  const [cpw, setCpw] = useState<CoresPerWorker>(initialCoresPerWorker);
   const [speed, setSpeed] = useState(Infinity);
   const [metric, setMetric] = useState(GALLERY[0]!.metric ?? 'utilization');
   const [win, setWin] = useState<Window>('recent');
@@ -121,7 +123,17 @@ export function App() {
     }
   }, [run, validation.experiment]);
   lastPrepared.current = prepared;
-  const participants = useMemo(() => new Set(prepared?.settings.participants ?? []), [prepared]);
+  // while the experiment is invalid (e.g. a workload of another chip family) the chip view still
+  // shows the draft's chip when it resolves on its own, with no core in the workload
+  const draftChip = useMemo(() => {
+    try {
+      return resolveChip(draft.chip.preset, draft.chip.overrides);
+    } catch {
+      return null;
+    }
+  }, [draft.chip]);
+  const chipFromDraft = !run && !validation.experiment && draftChip !== null;
+  const participants = useMemo(() => new Set(chipFromDraft ? [] : (prepared?.settings.participants ?? [])), [prepared, chipFromDraft]);
 
   // links: on load and when the hash changes
   useEffect(() => {
@@ -165,7 +177,7 @@ export function App() {
       setShared(null);
       let r: LiveRun;
       try {
-        r = new LiveRun(exp, { coresPerWorker: cpw, host, registry: REGISTRY, speedNsPerS: speed, pacing: PACING });
+        r = new LiveRun(exp, { coresPerWorker: cpw, hostCpus: CPUS, host, registry: REGISTRY, speedNsPerS: speed, pacing: PACING });
       } catch (err) {
         setRunError(err instanceof Error ? err.message : String(err));
         return;
@@ -258,7 +270,7 @@ export function App() {
   };
 
   const timeline: TimelineEvent[] = run && run.status !== 'ready' ? run.reproducible().timeline : draft.timeline;
-  const chip = prepared?.chip ?? null;
+  const chip = chipFromDraft ? draftChip : (prepared?.chip ?? null);
 
   return (
     <div className="app">
@@ -305,7 +317,7 @@ export function App() {
       ) : tab === 'gallery' ? (
         <Gallery registry={REGISTRY} onLoad={loadGuided} />
       ) : tab === 'compare' ? (
-        <Compare a={slotA} b={slotB} onA={setSlotA} onB={setSlotB} registry={REGISTRY} coresPerWorker={cpw} onCoresPerWorker={setCpw} host={host} />
+        <Compare a={slotA} b={slotB} onA={setSlotA} onB={setSlotB} registry={REGISTRY} coresPerWorker={cpw} onCoresPerWorker={setCpw} hostCpus={CPUS} host={host} />
       ) : (
         <div className="lab">
           <aside className="sidebar">
@@ -320,10 +332,36 @@ export function App() {
               }}
               coresPerWorker={cpw}
               onCoresPerWorker={setCpw}
+              cores={chip?.topo.cores}
+              hostCpus={CPUS}
             />
           </aside>
           <main className="main">
             <Controls run={run} status={status} canRun={!!validation.experiment} speed={speed} onSpeed={onSpeed} onRun={onRun} onPause={onPause} onStep={onStep} onReset={onReset} />
+            {chip ? (
+              <p className="worker-layout" data-testid="worker-layout">
+                <span data-testid="worker-layout-text">
+                  Web Workers:{' '}
+                  {run && run.status !== 'ready'
+                    ? `${run.sim.workers} × ${run.sim.coresPerWorker} core${run.sim.coresPerWorker === 1 ? '' : 's'} (this run)`
+                    : describeLayout(cpw, chip.topo.cores, CPUS)}
+                </span>{' '}
+                {!run && workerLayout(cpw, chip.topo.cores, CPUS).workers > MANY_WORKERS ? (
+                  <span className="warn-text" data-testid="worker-warning">
+                    (more than {MANY_WORKERS} worker threads: a browser may fail to start them all; auto packs cores)
+                  </span>
+                ) : null}{' '}
+                {cpw !== 1 ? (
+                  <button type="button" className="small link" onClick={() => setCpw(1)} data-testid="one-worker-per-core" title="Run each simulated core in a Web Worker of its own (from the next run)">
+                    one worker per core
+                  </button>
+                ) : (
+                  <button type="button" className="small link" onClick={() => setCpw('auto')} data-testid="auto-workers" title="Fit the number of workers to this host's CPUs (from the next run)">
+                    fit to {CPUS} CPU{CPUS === 1 ? '' : 's'}
+                  </button>
+                )}
+              </p>
+            ) : null}
             <Counters run={run} />
             {runError || run?.error ? (
               <div className="banner error" role="alert" data-testid="run-error">
@@ -355,7 +393,7 @@ export function App() {
                 </label>
               ) : null}
             </div>
-            {chip && prepared ? (
+            {chip ? (
               <div className={selected !== null ? 'chip-row with-inspector' : 'chip-row'}>
                 <ChipView
                   chip={chip}
@@ -389,7 +427,8 @@ export function App() {
         </div>
       )}
       <footer className="foot">
-        Manycore Lab simulates the chip in this browser tab (one Web Worker per {cpw === 1 ? 'simulated core' : `${cpw} simulated cores`}); nothing is sent anywhere.
+        Manycore Lab simulates the chip in this browser tab (
+        {cpw === 1 ? 'one Web Worker per simulated core' : cpw === 'auto' ? `Web Workers fitted to ${CPUS} CPU${CPUS === 1 ? '' : 's'}` : `one Web Worker per ${cpw} simulated cores`}); nothing is sent anywhere.
       </footer>
     </div>
   );

@@ -1,10 +1,64 @@
 import { describe, expect, it } from 'vitest';
-import { resolveChip } from '@manycore/engine';
+import { resolveChip, type FloorplanSpec, type ResolvedChip } from '@manycore/engine';
 import { CHIP_VARIANTS } from '../lib/chip-variants';
-import { chipGeometry, chipStaticKey, drawChip, drawChipDynamic, drawChipStatic, ROUTER_R, type ChipFrame, type Rect } from './chip-draw';
-import { SvgPainter } from './painter';
+import { floorplanOf } from '../lib/floorplan';
+import {
+  CELL_TILE_PX,
+  chipGeometry,
+  chipStaticKey,
+  drawChip,
+  drawChipDynamic,
+  drawChipStatic,
+  floorplanGeometry,
+  hitTest,
+  legendNote,
+  levelOfDetail,
+  ROUTER_R,
+  TILE,
+  type ChipFrame,
+  type ChipGeometry,
+  type Rect,
+} from './chip-draw';
+import { SvgPainter, type Painter, type PathSink, type Style, type TextStyle } from './painter';
 
-const chips = CHIP_VARIANTS.map((v) => ({ id: v.id, chip: resolveChip('scc', v.overrides) }));
+const chips = CHIP_VARIANTS.map((v) => ({ id: v.id, chip: resolveChip(v.preset, v.overrides) }));
+
+/** TILE64 as the engine resolves it, or (while the family is being finished) its floorplan as the family describes it. */
+function tile64Spec(): { spec: FloorplanSpec; resolved: ResolvedChip | null } {
+  try {
+    const chip = resolveChip('tile64');
+    return { spec: floorplanOf(chip), resolved: chip };
+  } catch {
+    const tile = (x: number, y: number) => y * 8 + x;
+    return {
+      resolved: null,
+      spec: {
+        width: 8,
+        height: 8,
+        coresPerTile: 1,
+        tileStore: { label: 'L2 (home)', bytes: 65536 },
+        controllers: [tile(1, 0), tile(6, 0), tile(1, 7), tile(6, 7)].map((t, m) => ({ tile: t, label: `DDR${m}` })),
+        domains: [],
+        transactionBytes: 64,
+      },
+    };
+  }
+}
+
+/** A 1024-core SCC-tile mesh: the engine's `mesh` preset at 32x16, else the SCC with the parts it needs. */
+function mesh1024(): ResolvedChip {
+  try {
+    return resolveChip('mesh', { mesh: { width: 32, height: 16 } });
+  } catch {
+    return resolveChip('scc', {
+      mesh: { width: 32, height: 16 },
+      islands: { tiles: [Array.from({ length: 512 }, (_, t) => t)] },
+      memory: { controllers: Array.from({ length: 14 }, (_, i) => ({ x: i % 2 ? 31 : 0, y: Math.floor(i / 2) * 2 })) },
+      testAndSetRegisters: 1024,
+      lut: { privatePages: 2 },
+    });
+  }
+}
 
 function frame(seed: number, over: Partial<ChipFrame> = {}): ChipFrame {
   const v = (i: number) => ((i * 7919 + seed * 104729) % 1000) / 1000;
@@ -18,8 +72,8 @@ function frame(seed: number, over: Partial<ChipFrame> = {}): ChipFrame {
     linkMax: 40,
     controllerUtil: v,
     controllerLabel: (m) => `${v(m).toFixed(2)} GB/s`,
-    islandLabel: (i) => `island ${i} · ${(v(i) * 3).toFixed(2)} W`,
-    mpbValue: () => 0,
+    domainLabel: (i) => `island ${i} · ${(v(i) * 3).toFixed(2)} W`,
+    storeValue: () => 0,
     selected: null,
     hover: null,
     showLabels: true,
@@ -37,49 +91,235 @@ function overlaps(a: Rect, b: Rect): boolean {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
-describe('chip floorplan layers', () => {
-  for (const { id, chip } of chips) {
-    const g = chipGeometry(chip);
-    it(`${id}: the static layer and its key do not depend on the data`, () => {
-      const a = frame(1);
-      const b = frame(2, { linkMax: 10, coreMax: 0.5 });
-      expect(chipStaticKey(g, a)).toBe(chipStaticKey(g, b));
-      expect(svg(g.width, g.height, (p) => drawChipStatic(p, g, a))).toBe(svg(g.width, g.height, (p) => drawChipStatic(p, g, b)));
-      expect(svg(g.width, g.height, (p) => drawChipDynamic(p, g, a))).not.toBe(svg(g.width, g.height, (p) => drawChipDynamic(p, g, b)));
-      // what changes the static layer changes its key
-      expect(chipStaticKey(g, frame(1, { hover: { kind: 'tile', id: 3 } }))).not.toBe(chipStaticKey(g, a));
-      expect(chipStaticKey(g, frame(1, { hover: { kind: 'router', id: 3 } }))).not.toBe(chipStaticKey(g, a));
-      expect(chipStaticKey(g, frame(1, { mpbValue: (t) => (t === 2 ? 0.5 : 0) }))).not.toBe(chipStaticKey(g, a));
-      expect(chipStaticKey(g, frame(1, { coreTitle: 'Power' }))).not.toBe(chipStaticKey(g, a));
-      expect(chipStaticKey(g, frame(1, { hover: { kind: 'core', id: 3 } }))).toBe(chipStaticKey(g, a));
-    });
+/** Rects bucketed on a coarse grid: the rects a query rect may overlap, without scanning them all. */
+function rectIndex(rects: Rect[], cell = 200): (q: Rect) => Rect[] {
+  const m = new Map<string, Rect[]>();
+  const cells = (r: Rect, f: (k: string) => void) => {
+    for (let i = Math.floor(r.x / cell); i <= Math.floor((r.x + r.w) / cell); i++) for (let j = Math.floor(r.y / cell); j <= Math.floor((r.y + r.h) / cell); j++) f(`${i},${j}`);
+  };
+  for (const r of rects) cells(r, (k) => (m.get(k) ?? m.set(k, []).get(k)!).push(r));
+  return (q) => {
+    const out = new Set<Rect>();
+    cells(q, (k) => m.get(k)?.forEach((r) => out.add(r)));
+    return [...out];
+  };
+}
 
-    it(`${id}: drawChip draws both layers (the exports) with every core`, () => {
-      const out = svg(g.width, g.height, (p) => drawChip(p, g, frame(3, { showLabels: chip.topo.cores <= 128 })));
-      expect(out.startsWith('<svg')).toBe(true);
-      expect(out.trim().endsWith('</svg>')).toBe(true);
-      if (chip.topo.cores <= 128) expect(out).toContain(`>${chip.topo.cores - 1}</text>`);
-      expect(out).toContain('Links: flits per µs');
-    });
-
-    it(`${id}: dynamic shapes drawn after static ones never overlap tiles or routers (same picture either order)`, () => {
-      // tiles and routers with half of their widest (hovered) outline
-      const statics: Rect[] = [
-        ...g.tiles.map((t) => ({ x: t.x - 1.25, y: t.y - 1.25, w: t.w + 2.5, h: t.h + 2.5 })),
-        ...g.routers.map((q) => ({ x: q.x - ROUTER_R - 1.25, y: q.y - ROUTER_R - 1.25, w: 2 * ROUTER_R + 2.5, h: 2 * ROUTER_R + 2.5 })),
-      ];
-      const half = 7 / 2; // the widest link stroke (hovered)
-      for (const l of g.links) {
-        // butt caps: the stroke widens a link across its direction only
-        const across = l.y1 === l.y2 ? { x: 0, y: half } : { x: half, y: 0 };
-        const band: Rect = { x: Math.min(l.x1, l.x2) - across.x, y: Math.min(l.y1, l.y2) - across.y, w: Math.abs(l.x2 - l.x1) + 2 * across.x, h: Math.abs(l.y2 - l.y1) + 2 * across.y };
-        for (const r of statics) expect(overlaps(band, r), `link ${l.id}`).toBe(false);
-      }
-      for (const mc of g.controllers) for (const r of statics) expect(overlaps({ ...mc.rect, x: mc.rect.x - 1.5, w: mc.rect.w + 3 }, r)).toBe(false);
-      for (const isl of g.islands) {
-        const label: Rect = { x: isl.rect.x + 4, y: isl.rect.y + 4, w: 260, h: 18 };
-        for (const r of statics) expect(overlaps(label, r), `island ${isl.island}`).toBe(false);
-      }
-    });
+/** FNV-1a over the string's UTF-16 code units (a fingerprint of a drawing). */
+function fnv(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
   }
+  return h.toString(16);
+}
+
+/** Counts the drawing calls (a batched layer makes few paths, whatever the number of cores). */
+class CountingPainter implements Painter {
+  paths = 0;
+  rects = 0;
+  texts = 0;
+  lines = 0;
+  subpaths = 0;
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {}
+  rect(_x: number, _y: number, _w: number, _h: number, _s: Style): void {
+    this.rects++;
+  }
+  line(): void {
+    this.lines++;
+  }
+  path(build: (p: PathSink) => void, _s: Style): void {
+    this.paths++;
+    const count = () => void this.subpaths++;
+    const nop = () => undefined;
+    build({ moveTo: count, lineTo: nop, closePath: nop, arc: nop, rect: count, bezierCurveTo: nop, quadraticCurveTo: nop, arcTo: nop });
+  }
+  circle(): void {
+    this.paths++;
+  }
+  text(_x: number, _y: number, _t: string, _s?: TextStyle): void {
+    this.texts++;
+  }
+  measure(text: string, size = 12): number {
+    return text.length * size * 0.56;
+  }
+}
+
+/** The layer checks every floorplan must pass. */
+function layerChecks(id: string, g: ChipGeometry, cores: number) {
+  it(`${id}: the static layer and its key do not depend on the data`, () => {
+    const a = frame(1);
+    const b = frame(2, { linkMax: 10, coreMax: 0.5 });
+    expect(chipStaticKey(g, a)).toBe(chipStaticKey(g, b));
+    expect(svg(g.width, g.height, (p) => drawChipStatic(p, g, a))).toBe(svg(g.width, g.height, (p) => drawChipStatic(p, g, b)));
+    expect(svg(g.width, g.height, (p) => drawChipDynamic(p, g, a))).not.toBe(svg(g.width, g.height, (p) => drawChipDynamic(p, g, b)));
+    // what changes the static layer changes its key
+    expect(chipStaticKey(g, frame(1, { hover: { kind: 'tile', id: 3 } }))).not.toBe(chipStaticKey(g, a));
+    expect(chipStaticKey(g, frame(1, { hover: { kind: 'router', id: 3 } }))).not.toBe(chipStaticKey(g, a));
+    expect(chipStaticKey(g, frame(1, { storeValue: (t) => (t === 2 ? 0.5 : 0) }))).not.toBe(chipStaticKey(g, a));
+    expect(chipStaticKey(g, frame(1, { coreTitle: 'Power' }))).not.toBe(chipStaticKey(g, a));
+    expect(chipStaticKey(g, frame(1, { detail: 'cells' }))).not.toBe(chipStaticKey(g, a));
+    expect(chipStaticKey(g, frame(1, { hover: { kind: 'core', id: 3 } }))).toBe(chipStaticKey(g, a));
+  });
+
+  it(`${id}: drawChip draws both layers (the exports) with every core`, () => {
+    const out = svg(g.width, g.height, (p) => drawChip(p, g, frame(3, { showLabels: cores <= 128 })));
+    expect(out.startsWith('<svg')).toBe(true);
+    expect(out.trim().endsWith('</svg>')).toBe(true);
+    if (cores <= 128) expect(out).toContain(`>${cores - 1}</text>`);
+    expect(out).toContain('Links: flits per µs');
+  });
+
+  it(`${id}: dynamic shapes drawn after static ones never overlap tiles or routers (same picture either order)`, () => {
+    // tiles and routers with half of their widest (hovered) outline
+    const statics: Rect[] = [
+      ...g.tiles.map((t) => ({ x: t.x - 1.25, y: t.y - 1.25, w: t.w + 2.5, h: t.h + 2.5 })),
+      ...g.routers.map((q) => ({ x: q.x - ROUTER_R - 1.25, y: q.y - ROUTER_R - 1.25, w: 2 * ROUTER_R + 2.5, h: 2 * ROUTER_R + 2.5 })),
+    ];
+    const near = rectIndex(statics);
+    const half = 7 / 2; // the widest link stroke (hovered)
+    const bad: string[] = [];
+    for (const l of g.links) {
+      // butt caps: the stroke widens a link across its direction only
+      const across = l.y1 === l.y2 ? { x: 0, y: half } : { x: half, y: 0 };
+      const band: Rect = { x: Math.min(l.x1, l.x2) - across.x, y: Math.min(l.y1, l.y2) - across.y, w: Math.abs(l.x2 - l.x1) + 2 * across.x, h: Math.abs(l.y2 - l.y1) + 2 * across.y };
+      for (const r of near(band)) if (overlaps(band, r)) bad.push(`link ${l.id}`);
+    }
+    for (const mc of g.controllers) {
+      const box = { x: mc.rect.x - 1.5, y: mc.rect.y - 1.5, w: mc.rect.w + 3, h: mc.rect.h + 3 };
+      for (const r of near(box)) if (overlaps(box, r)) bad.push(`controller ${mc.label}`);
+    }
+    for (const d of g.domains) {
+      const label: Rect = { x: d.rect.x + 4, y: d.rect.y + 4, w: 260, h: 18 };
+      for (const r of near(label)) if (overlaps(label, r)) bad.push(`domain ${d.index}`);
+    }
+    expect(bad).toEqual([]);
+  });
+}
+
+describe('chip floorplan layers', () => {
+  for (const { id, chip } of chips) layerChecks(id, chipGeometry(chip), chip.topo.cores);
+  const t64 = tile64Spec();
+  layerChecks('tile64', floorplanGeometry(t64.spec), 64);
+});
+
+describe('the floorplan comes from the family (FloorplanSpec), not from SCC constants', () => {
+  it('the SCC geometry is unchanged: tiles, cores, MPBs, controllers, islands where they were', () => {
+    const g = chipGeometry(resolveChip('scc'));
+    expect([g.width, g.height, g.legendY, g.legendScale]).toEqual([1076, 820, 750, 1]);
+    expect(g.tiles).toHaveLength(24);
+    expect(g.cores).toHaveLength(48);
+    expect(g.stores).toHaveLength(24);
+    expect(g.storeLabel).toBe('MPB');
+    expect(g.links).toHaveLength(76);
+    expect(g.tiles[0]).toEqual({ x: 104, y: 40, w: 100, h: 100 });
+    expect(g.cores[0]).toEqual({ x: 111, y: 47, w: 40, h: 60 });
+    expect(g.cores[47]).toEqual({ x: 887, y: 557, w: 40, h: 60 });
+    expect(g.stores[23]).toEqual({ x: 841, y: 623, w: 86, h: 20 });
+    expect(g.controllers.map((c) => [c.label, c.tile, c.side, c.rect])).toEqual([
+      ['MC0', 0, 'left', { x: 12, y: 141, w: 78, h: 40 }],
+      ['MC1', 5, 'right', { x: 984, y: 141, w: 78, h: 40 }],
+      ['MC2', 12, 'left', { x: 12, y: 481, w: 78, h: 40 }],
+      ['MC3', 17, 'right', { x: 984, y: 481, w: 78, h: 40 }],
+    ]);
+    expect(g.domains.map((d) => d.label)).toEqual(['island 0', 'island 1', 'island 2', 'island 3', 'island 4', 'island 5']);
+    expect(g.domains[5]!.rect).toEqual({ x: 679, y: 356, w: 264, h: 303 });
+    expect(legendNote(g)).toBe('Dashed outline: voltage island · dashed core: not running the workload · MC colour: controller busy share');
+  });
+
+  it('the SCC picture is the same drawing as before the family seam (SVG fingerprint)', () => {
+    const g = chipGeometry(resolveChip('scc'));
+    const out = svg(g.width, g.height, (p) => drawChip(p, g, frame(1, { selected: 3, storeValue: (t) => (t % 4 === 1 ? 0.5 : 0) })));
+    // fingerprint of the pre-seam chip-draw output for this frame (SCC 6x4, labels, busy MPBs)
+    expect([fnv(out), out.length]).toEqual(['f21ba878', 60785]);
+  });
+
+  it('TILE64: 64 one-core tiles with their home L2, 4 DDR controllers on the top and bottom edges, no island outlines', () => {
+    const { spec, resolved } = tile64Spec();
+    const g = resolved ? chipGeometry(resolved) : floorplanGeometry(spec);
+    expect(g.tiles).toHaveLength(64);
+    expect(g.cores).toHaveLength(64);
+    expect(g.coresPerTile).toBe(1);
+    expect(g.storeLabel).toBe('L2 (home)');
+    expect(g.stores).toHaveLength(64);
+    expect(g.controllers).toHaveLength(4);
+    expect(g.controllers.map((c) => c.label)).toEqual(['DDR0', 'DDR1', 'DDR2', 'DDR3']);
+    expect(g.controllers.map((c) => c.side)).toEqual(['top', 'top', 'bottom', 'bottom']);
+    expect(g.domains).toHaveLength(0);
+    // each controller sits over (or under) its tile's router, clear of the tiles
+    for (const c of g.controllers) expect(Math.abs(c.rect.x + c.rect.w / 2 - g.routers[c.tile]!.x)).toBeLessThan(1e-9);
+    const out = svg(g.width, g.height, (p) => drawChip(p, g, frame(1)));
+    expect(out).toContain('>L2 (home)</text>');
+    expect(out).toContain('>DDR3</text>');
+    expect(out).not.toContain('MPB');
+    expect(out).not.toContain('island');
+    expect(out).not.toContain('stroke-dasharray="6 4"'); // no domain outlines
+    expect(legendNote(g)).toBe('dashed core: not running the workload · DDR colour: controller busy share');
+  });
+
+  it('a family without a tile store gives the cores the whole tile', () => {
+    const g = floorplanGeometry({ width: 2, height: 2, coresPerTile: 4, tileStore: null, controllers: [{ tile: 0, label: 'MC0' }], domains: [], transactionBytes: 64 });
+    expect(g.stores).toHaveLength(0);
+    expect(g.storeLabel).toBeNull();
+    const bottom = Math.max(...g.cores.slice(0, 4).map((c) => c.y + c.h));
+    expect(bottom).toBeCloseTo(g.tiles[0]!.y + TILE - 7, 9);
+    expect(svg(g.width, g.height, (p) => drawChip(p, g, frame(1)))).not.toContain('MPB');
+  });
+});
+
+describe('large meshes', () => {
+  const chip = mesh1024();
+  it('a 1024-core mesh builds its geometry quickly and draws at the cells level in a few batched paths', () => {
+    const t0 = performance.now();
+    const g = chipGeometry(chip);
+    const ms = performance.now() - t0;
+    expect(g.cores).toHaveLength(1024);
+    expect(g.tiles).toHaveLength(512);
+    expect(ms).toBeLessThan(250);
+    // fit on a 1000 px card: a tile is ~20 px, below the per-core level of detail
+    const fitScale = Math.min(1000 / g.width, 760 / g.height);
+    expect(levelOfDetail(fitScale)).toBe('cells');
+    expect(g.legendScale).toBeGreaterThan(3); // the legend stays readable at that scale
+    const cells = new CountingPainter(g.width, g.height);
+    const t1 = performance.now();
+    drawChipDynamic(cells, g, frame(1, { detail: 'cells', showLabels: false }));
+    const drawMs = performance.now() - t1;
+    // one path per colour: at most 256 viridis + 256 link colours + idle, never one per core
+    expect(cells.paths).toBeLessThan(600);
+    expect(cells.texts).toBeLessThan(40); // controllers and legend ticks, no core numbers
+    expect(drawMs).toBeLessThan(250);
+    const full = new CountingPainter(g.width, g.height);
+    drawChipDynamic(full, g, frame(1, { detail: 'cores', showLabels: false }));
+    expect(full.subpaths).toBeGreaterThan(cells.subpaths); // cores and link arrows only at full detail
+  });
+
+  it('zoomed in, shapes out of view are skipped', () => {
+    const g = chipGeometry(chip);
+    const all = new CountingPainter(g.width, g.height);
+    drawChipDynamic(all, g, frame(1, { showLabels: true }));
+    const part = new CountingPainter(g.width, g.height);
+    const visible = { x: g.tiles[0]!.x, y: g.tiles[0]!.y, w: 4 * (TILE + 46), h: 3 * (TILE + 70) };
+    drawChipDynamic(part, g, frame(1, { showLabels: true, visible }));
+    expect(part.texts).toBeLessThan(all.texts / 10);
+    expect(part.subpaths).toBeLessThan(all.subpaths / 10);
+    const st = new CountingPainter(g.width, g.height);
+    drawChipStatic(st, g, frame(1, { visible }));
+    const stAll = new CountingPainter(g.width, g.height);
+    drawChipStatic(stAll, g, frame(1));
+    expect(st.rects).toBeLessThan(stAll.rects / 10);
+  });
+
+  it('level of detail: cells below CELL_TILE_PX pixels per tile; at the cells level a point on a tile is the tile', () => {
+    expect(levelOfDetail(CELL_TILE_PX / TILE - 0.001)).toBe('cells');
+    expect(levelOfDetail(CELL_TILE_PX / TILE)).toBe('cores');
+    const scc = chipGeometry(resolveChip('scc'));
+    expect(levelOfDetail(Math.min(1000 / scc.width, 760 / scc.height))).toBe('cores'); // the SCC shows its cores at fit
+    const c0 = scc.cores[0]!;
+    expect(hitTest(scc, c0.x + 5, c0.y + 5)).toEqual({ kind: 'core', id: 0 });
+    expect(hitTest(scc, c0.x + 5, c0.y + 5, 'cells')).toEqual({ kind: 'tile', id: 0 });
+  });
 });

@@ -1,22 +1,45 @@
 /**
- * The chip floorplan, drawn from the resolved chip: tiles (cores + MPB) at their mesh
+ * The chip floorplan, drawn from the chip family's description (FloorplanSpec:
+ * familyOf(chip.family).floorplan(chip)), never from one family's constants: tiles (cores, and
+ * the tile store the family names, e.g. the SCC's MPB or TILE64's home L2) at their mesh
  * positions, a router at each tile's corner, the two directed links between neighbouring
- * routers, memory controllers on the mesh edge beside their tile's router, voltage islands
- * as dashed outlines. Coordinates are world units; the caller scales.
+ * routers, memory controllers with the family's labels on the mesh edge beside their tile's
+ * router, power domains as dashed outlines when the family has them. Coordinates are world
+ * units; the caller scales (and zooms: `visible` culls what is out of view, `detail` is the
+ * level of detail the caller chose for its scale, see `levelOfDetail`).
  */
 import { interpolateViridis, interpolateYlOrRd } from 'd3';
-import { DIR_E, DIR_N, DIR_S, DIR_W, type ResolvedChip } from '@manycore/engine';
+import { DIR_E, DIR_N, DIR_S, DIR_W, type FloorplanSpec, type ResolvedChip } from '@manycore/engine';
+import { controllerKind, floorplanOf } from '../lib/floorplan';
 import { INK, MUTED, drawColorLegendBar, drawColorLegendTicks } from './draw';
-import type { Painter, PathSink, Style } from './painter';
+import { ScaledPainter, type Painter, type PathSink, type Style } from './painter';
 
 export const TILE = 100;
 export const GAP = 46; // between tile columns (vertical link channel)
-export const GAP_Y = 70; // between tile rows (horizontal link channel + island labels)
+export const GAP_Y = 70; // between tile rows (horizontal link channel + domain labels)
 const ROUTER_DY = 21; // router centre below its tile
 export const ROUTER_R = 11;
 const PAD_SIDE = 104;
 const PAD_TOP = 40;
 const PAD_BOTTOM = 100; // legends
+const CTRL_W = 78;
+const CTRL_H = 40;
+/** Room above the tiles for controllers on the top edge. */
+const TOP_CTRL_ROOM = CTRL_H + 24;
+/** Room below the last router row for controllers on the bottom edge. */
+const BOTTOM_CTRL_ROOM = CTRL_H;
+
+/**
+ * Level of detail: below this many CSS pixels per tile the floorplan draws each tile as one
+ * coloured cell (no cores, stores, routers or link arrows); zoom in for the cores.
+ */
+export const CELL_TILE_PX = 30;
+export type Detail = 'cores' | 'cells';
+
+/** The level of detail for a scale of `pxPerUnit` CSS pixels per world unit. */
+export function levelOfDetail(pxPerUnit: number): Detail {
+  return TILE * pxPerUnit < CELL_TILE_PX ? 'cells' : 'cores';
+}
 
 export interface Rect {
   x: number;
@@ -25,35 +48,66 @@ export interface Rect {
   h: number;
 }
 
+export type Side = 'left' | 'right' | 'top' | 'bottom';
+
 export interface ChipGeometry {
   width: number;
   height: number;
+  /** Mesh width in tiles. */
+  meshWidth: number;
+  coresPerTile: number;
   tiles: Rect[];
   cores: Rect[];
-  mpbs: Rect[];
+  /** The tile store of each tile (below its cores), empty when the family's tiles hold none. */
+  stores: Rect[];
+  /** The family's name of the tile store ("MPB", "L2 (home)"), null when none. */
+  storeLabel: string | null;
   routers: { x: number; y: number }[];
   links: { id: number; from: number; to: number; x1: number; y1: number; x2: number; y2: number; dir: number }[];
-  controllers: { rect: Rect; tile: number; side: 'left' | 'right' }[];
-  islands: { rect: Rect; island: number }[];
+  controllers: { rect: Rect; tile: number; side: Side; label: string }[];
+  /** What the controllers are called ("MC", "DDR"): the legend's words. */
+  controllerKind: string;
+  /** Power domains (outlines), as the family lists them; index = the domain's number. */
+  domains: { rect: Rect; index: number; label: string }[];
   legendY: number;
+  /** Scale of the legend (1 up to SCC-sized floorplans; larger meshes enlarge it to stay readable). */
+  legendScale: number;
 }
 
+/** The floorplan geometry of a resolved chip, from its family's FloorplanSpec. */
 export function chipGeometry(chip: ResolvedChip): ChipGeometry {
-  const { width: W, height: H, coresPerTile: K } = chip.topo;
+  return floorplanGeometry(floorplanOf(chip));
+}
+
+/** Which edge a controller attached to tile (x, y) sits on: left/right edges first (the SCC), then top/bottom. */
+function controllerSide(x: number, y: number, W: number, H: number): Side {
+  if (x === 0) return 'left';
+  if (x === W - 1) return 'right';
+  if (y === 0) return 'top';
+  if (y === H - 1) return 'bottom';
+  return x < W / 2 ? 'left' : 'right';
+}
+
+export function floorplanGeometry(spec: FloorplanSpec): ChipGeometry {
+  const { width: W, height: H, coresPerTile: K } = spec;
+  const nTiles = W * H;
   const S = TILE + GAP;
   const SY = TILE + GAP_Y;
-  const origin = (t: number) => ({ x: PAD_SIDE + (t % W) * S, y: PAD_TOP + Math.floor(t / W) * SY });
+  const sides = spec.controllers.map((c) => controllerSide(c.tile % W, Math.floor(c.tile / W), W, H));
+  const padTop = PAD_TOP + (sides.includes('top') ? TOP_CTRL_ROOM : 0);
+  const origin = (t: number) => ({ x: PAD_SIDE + (t % W) * S, y: padTop + Math.floor(t / W) * SY });
   const tiles: Rect[] = [];
   const cores: Rect[] = [];
-  const mpbs: Rect[] = [];
+  const stores: Rect[] = [];
   const routers: { x: number; y: number }[] = [];
   const cols = K <= 2 ? K : Math.ceil(Math.sqrt(K));
   const rows = Math.ceil(K / cols);
-  for (let t = 0; t < chip.topo.tiles; t++) {
+  const store = spec.tileStore;
+  for (let t = 0; t < nTiles; t++) {
     const o = origin(t);
     tiles.push({ x: o.x, y: o.y, w: TILE, h: TILE });
     const areaW = TILE - 14;
-    const areaH = TILE * 0.6;
+    const areaH = store ? TILE * 0.6 : TILE - 14;
     const cw = (areaW - (cols - 1) * 6) / cols;
     const ch = (areaH - (rows - 1) * 6) / rows;
     for (let k = 0; k < K; k++) {
@@ -61,12 +115,12 @@ export function chipGeometry(chip: ResolvedChip): ChipGeometry {
       const r = Math.floor(k / cols);
       cores.push({ x: o.x + 7 + c * (cw + 6), y: o.y + 7 + r * (ch + 6), w: cw, h: ch });
     }
-    mpbs.push({ x: o.x + 7, y: o.y + TILE * 0.6 + 13, w: TILE - 14, h: TILE * 0.4 - 20 });
+    if (store) stores.push({ x: o.x + 7, y: o.y + TILE * 0.6 + 13, w: TILE - 14, h: TILE * 0.4 - 20 });
     routers.push({ x: o.x + TILE + GAP / 2, y: o.y + TILE + ROUTER_DY });
   }
   const links: ChipGeometry['links'] = [];
   const off = 5;
-  for (let t = 0; t < chip.topo.tiles; t++) {
+  for (let t = 0; t < nTiles; t++) {
     const x = t % W;
     const y = Math.floor(t / W);
     const r = routers[t]!;
@@ -88,41 +142,65 @@ export function chipGeometry(chip: ResolvedChip): ChipGeometry {
       if (dir === DIR_N) links.push({ id, from: t, to, dir, x1: r.x - off, y1: r.y - g, x2: q.x - off, y2: q.y + g });
     }
   }
-  const controllers: ChipGeometry['controllers'] = [];
-  for (let m = 0; m < chip.controllers; m++) {
-    const tile = chip.controllerTile[m]!;
-    const r = routers[tile]!;
-    const left = tile % W < W / 2;
-    const w = 78;
-    const h = 40;
-    const x = left ? PAD_SIDE - w - 14 : r.x + ROUTER_R + 16;
-    controllers.push({ rect: { x, y: r.y - h / 2, w, h }, tile, side: left ? 'left' : 'right' });
-  }
-  const islands: ChipGeometry['islands'] = [];
-  for (let i = 0; i < chip.islands; i++) {
+  const controllers: ChipGeometry['controllers'] = spec.controllers.map((mc, m) => {
+    const side = sides[m]!;
+    const r = routers[mc.tile]!;
+    let rect: Rect;
+    if (side === 'left') rect = { x: PAD_SIDE - CTRL_W - 14, y: r.y - CTRL_H / 2, w: CTRL_W, h: CTRL_H };
+    else if (side === 'right') rect = { x: r.x + ROUTER_R + 16, y: r.y - CTRL_H / 2, w: CTRL_W, h: CTRL_H };
+    else if (side === 'top') rect = { x: r.x - CTRL_W / 2, y: PAD_TOP - 10, w: CTRL_W, h: CTRL_H };
+    else rect = { x: r.x - CTRL_W / 2, y: r.y + ROUTER_R + 14, w: CTRL_W, h: CTRL_H };
+    return { rect, tile: mc.tile, side, label: mc.label };
+  });
+  const domains: ChipGeometry['domains'] = [];
+  spec.domains.forEach((d, i) => {
     let x0 = Infinity;
     let y0 = Infinity;
     let x1 = -Infinity;
     let y1 = -Infinity;
-    for (let t = 0; t < chip.topo.tiles; t++) {
-      if (chip.islandOfTile[t] !== i) continue;
-      const o = tiles[t]!;
+    for (const t of d.tiles) {
+      const o = tiles[t];
+      if (!o) continue;
       x0 = Math.min(x0, o.x);
       y0 = Math.min(y0, o.y);
       x1 = Math.max(x1, o.x + TILE);
       y1 = Math.max(y1, o.y + TILE);
     }
-    if (Number.isFinite(x0)) islands.push({ island: i, rect: { x: x0 - 9, y: y0 - 24, w: x1 - x0 + 18, h: y1 - y0 + 24 + 9 } });
-  }
+    if (Number.isFinite(x0)) domains.push({ index: i, label: d.label, rect: { x: x0 - 9, y: y0 - 24, w: x1 - x0 + 18, h: y1 - y0 + 24 + 9 } });
+  });
   const width = PAD_SIDE + W * S + 96;
-  const meshBottom = PAD_TOP + H * SY;
-  return { width, height: meshBottom + PAD_BOTTOM, tiles, cores, mpbs, routers, links, controllers, islands, legendY: meshBottom + 30 };
+  const meshBottom = padTop + H * SY + (sides.includes('bottom') ? BOTTOM_CTRL_ROOM : 0);
+  // the legend keeps about its SCC size on screen when a large mesh is shrunk to fit the card
+  // (estimated for a card about 1000 px wide and at most 760 px high)
+  const fitEstimate = Math.min(1000 / width, 760 / (meshBottom + PAD_BOTTOM));
+  const legendScale = Math.max(1, 0.8 / fitEstimate);
+  return {
+    width,
+    height: meshBottom + PAD_BOTTOM * legendScale,
+    meshWidth: W,
+    coresPerTile: K,
+    tiles,
+    cores,
+    stores,
+    storeLabel: store ? store.label : null,
+    routers,
+    links,
+    controllers,
+    controllerKind: controllerKind(spec),
+    domains,
+    legendY: meshBottom + 30 * legendScale,
+    legendScale,
+  };
 }
 
-export type Hit = { kind: 'core' | 'link' | 'controller' | 'tile' | 'router' | 'island'; id: number } | null;
+export type Hit = { kind: 'core' | 'link' | 'controller' | 'tile' | 'router' | 'domain'; id: number } | null;
 
 function inside(r: Rect, x: number, y: number): boolean {
   return x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
+}
+
+function overlaps(a: Rect, b: Rect): boolean {
+  return a.x <= b.x + b.w && b.x <= a.x + a.w && a.y <= b.y + b.h && b.y <= a.y + a.h;
 }
 
 function segDist(px: number, py: number, l: { x1: number; y1: number; x2: number; y2: number }): number {
@@ -133,13 +211,21 @@ function segDist(px: number, py: number, l: { x1: number; y1: number; x2: number
   return Math.hypot(px - (l.x1 + t * dx), py - (l.y1 + t * dy));
 }
 
-export function hitTest(g: ChipGeometry, x: number, y: number): Hit {
-  for (let i = 0; i < g.cores.length; i++) if (inside(g.cores[i]!, x, y)) return { kind: 'core', id: i };
+/**
+ * What is under world point (x, y). At the 'cells' level of detail cores are not drawn: a
+ * point on a tile is the tile. `tolerance` widens the hit area of links and routers (world
+ * units; the caller passes a few pixels' worth when zoomed out).
+ */
+export function hitTest(g: ChipGeometry, x: number, y: number, detail: Detail = 'cores', tolerance = 0): Hit {
+  if (detail === 'cores') for (let i = 0; i < g.cores.length; i++) if (inside(g.cores[i]!, x, y)) return { kind: 'core', id: i };
   for (let m = 0; m < g.controllers.length; m++) if (inside(g.controllers[m]!.rect, x, y)) return { kind: 'controller', id: m };
-  for (let t = 0; t < g.routers.length; t++) if (Math.hypot(g.routers[t]!.x - x, g.routers[t]!.y - y) <= ROUTER_R + 2) return { kind: 'router', id: t };
+  if (detail === 'cores')
+    for (let t = 0; t < g.routers.length; t++) if (Math.hypot(g.routers[t]!.x - x, g.routers[t]!.y - y) <= ROUTER_R + 2 + tolerance) return { kind: 'router', id: t };
   let best = -1;
-  let bestD = 5;
+  let bestD = 5 + tolerance;
   for (const l of g.links) {
+    // cheap reject before the distance
+    if (x < Math.min(l.x1, l.x2) - bestD || x > Math.max(l.x1, l.x2) + bestD || y < Math.min(l.y1, l.y2) - bestD || y > Math.max(l.y1, l.y2) + bestD) continue;
     const d = segDist(x, y, l);
     if (d < bestD) {
       bestD = d;
@@ -148,7 +234,7 @@ export function hitTest(g: ChipGeometry, x: number, y: number): Hit {
   }
   if (best >= 0) return { kind: 'link', id: best };
   for (let t = 0; t < g.tiles.length; t++) if (inside(g.tiles[t]!, x, y)) return { kind: 'tile', id: t };
-  for (const isl of g.islands) if (inside({ ...isl.rect, h: 22 }, x, y)) return { kind: 'island', id: isl.island };
+  for (const d of g.domains) if (inside({ ...d.rect, h: 22 }, x, y)) return { kind: 'domain', id: d.index };
   return null;
 }
 
@@ -161,12 +247,18 @@ export interface ChipFrame {
   linkValue(id: number): number;
   linkMax: number;
   controllerUtil(m: number): number;
+  /** The second line of a controller's box (bandwidth); the first is the family's label. */
   controllerLabel(m: number): string;
-  islandLabel(i: number): string;
-  mpbValue?(tile: number): number;
+  domainLabel(i: number): string;
+  /** How full each tile's store is (0..1): drawn as a bar in the store; absent: not measured. */
+  storeValue?(tile: number): number;
   selected: number | null;
   hover: Hit;
   showLabels: boolean;
+  /** Level of detail (default 'cores'). */
+  detail?: Detail;
+  /** The part of the world on screen: shapes entirely outside it are skipped (absent: draw all). */
+  visible?: Rect;
 }
 
 export const LINK_COLOR = (t: number) => interpolateYlOrRd(0.12 + 0.88 * t);
@@ -174,6 +266,8 @@ export const IDLE_LINK = '#d5dae0';
 const LINK_LUT: string[] = Array.from({ length: 256 }, (_, i) => LINK_COLOR(i / 255));
 /** LINK_COLOR in 256 steps (as the viridis ramp): no colour string is built per link and frame. */
 export const linkColor = (t: number): string => LINK_LUT[Math.max(0, Math.min(255, Math.round(t * 255)))]!;
+/** A tile cell none of whose cores runs the workload. */
+export const IDLE_CELL = '#e3e7ec';
 
 function textOn(fill01: number): string {
   return fill01 < 0.6 ? '#ffffff' : '#10151a';
@@ -201,86 +295,124 @@ function group<T>(m: Map<string, T[]>, key: string, item: T): void {
   else m.set(key, [item]);
 }
 
-function mpbLevel(f: ChipFrame, tile: number): number {
-  return f.mpbValue ? Math.min(1, f.mpbValue(tile)) : 0;
+function storeLevel(f: ChipFrame, tile: number): number {
+  return f.storeValue ? Math.min(1, f.storeValue(tile)) : 0;
+}
+
+function shown(f: ChipFrame, r: Rect): boolean {
+  return !f.visible || overlaps(r, f.visible);
+}
+
+function linkShown(f: ChipFrame, l: ChipGeometry['links'][number]): boolean {
+  const v = f.visible;
+  if (!v) return true;
+  return Math.max(l.x1, l.x2) + 4 >= v.x && Math.min(l.x1, l.x2) - 4 <= v.x + v.w && Math.max(l.y1, l.y2) + 4 >= v.y && Math.min(l.y1, l.y2) - 4 <= v.y + v.h;
 }
 
 function legendWidth(g: ChipGeometry): number {
-  return Math.min(300, (g.width - 2 * PAD_SIDE) / 2 - 30);
+  return Math.min(300, (g.width / g.legendScale - 2 * PAD_SIDE) / 2 - 30);
 }
 const LINK_LEGEND = 'Links: flits per µs (grey: idle)';
+
+/** The legend's painter and origin: local coordinates from (PAD_SIDE, legendY), scaled by legendScale. */
+function legendPainter(p: Painter, g: ChipGeometry): { lp: Painter; x: number; y: number } {
+  if (g.legendScale === 1) return { lp: p, x: PAD_SIDE, y: g.legendY };
+  return { lp: new ScaledPainter(p, g.legendScale, PAD_SIDE, g.legendY), x: 0, y: 0 };
+}
+
+/** The legend's explanation line: only what this floorplan draws. */
+export function legendNote(g: ChipGeometry, detail: Detail = 'cores'): string {
+  const parts: string[] = [];
+  if (g.domains.length > 0) parts.push('Dashed outline: voltage island');
+  parts.push(detail === 'cells' ? 'cells: tiles, coloured by the mean of their running cores (grey: none runs; zoom in for cores)' : 'dashed core: not running the workload');
+  if (g.controllers.length > 0) parts.push(`${g.controllerKind} colour: controller busy share`);
+  return parts.join(' · ');
+}
 
 /**
  * The whole floorplan (what the SVG and PNG exports draw): the static layer, then the dynamic
  * one. The canvas view caches the static layer as a bitmap while `chipStaticKey` stays the
  * same and draws only the dynamic layer each frame. Shapes of the two layers do not overlap
  * where the order would matter (links run in the channels between tiles and end short of
- * the routers, island labels sit above the tiles), so the picture is the same either way.
+ * the routers, domain labels sit above the tiles), so the picture is the same either way.
  */
 export function drawChip(p: Painter, g: ChipGeometry, f: ChipFrame): void {
   drawChipStatic(p, g, f);
   drawChipDynamic(p, g, f);
 }
 
-/** What the static layer depends on besides the geometry. */
+/** What the static layer depends on besides the geometry (and the view, which the canvas keys itself). */
 export function chipStaticKey(g: ChipGeometry, f: ChipFrame): string {
-  let mpb = '';
-  if (f.mpbValue) for (let t = 0; t < g.tiles.length; t++) if (mpbLevel(f, t) > 0) mpb += `${t},`;
+  let store = '';
+  if (f.storeValue && f.detail !== 'cells') for (let t = 0; t < g.tiles.length; t++) if (storeLevel(f, t) > 0) store += `${t},`;
   const h = f.hover && (f.hover.kind === 'tile' || f.hover.kind === 'router') ? `${f.hover.kind}${f.hover.id}` : '';
-  return `${f.showLabels}|${f.coreTitle}|${h}|${mpb}`;
+  return `${f.showLabels}|${f.coreTitle}|${h}|${store}|${f.detail ?? 'cores'}`;
 }
 
-/** Island outlines, controller attachments, tiles with their MPBs (idle ones), routers, legend bars. */
+/** Domain outlines, controller attachments, tiles with their stores (idle ones), routers, legend bars. */
 export function drawChipStatic(p: Painter, g: ChipGeometry, f: ChipFrame): void {
-  for (const isl of g.islands) {
-    p.rect(isl.rect.x, isl.rect.y, isl.rect.w, isl.rect.h, { stroke: '#8a94a3', lineWidth: 1.5, dash: [6, 4] }, 8);
+  const cells = f.detail === 'cells';
+  for (const d of g.domains) {
+    if (shown(f, d.rect)) p.rect(d.rect.x, d.rect.y, d.rect.w, d.rect.h, { stroke: '#8a94a3', lineWidth: 1.5, dash: [6, 4] }, 8);
   }
   for (const mc of g.controllers) {
     const r = g.routers[mc.tile]!;
-    const edgeX = mc.side === 'left' ? mc.rect.x + mc.rect.w : mc.rect.x;
-    p.line(edgeX, r.y, r.x, r.y, { stroke: '#4b5563', lineWidth: 4 });
+    if (mc.side === 'left' || mc.side === 'right') {
+      const edgeX = mc.side === 'left' ? mc.rect.x + mc.rect.w : mc.rect.x;
+      p.line(edgeX, r.y, r.x, r.y, { stroke: '#4b5563', lineWidth: 4 });
+    } else {
+      const edgeY = mc.side === 'top' ? mc.rect.y + mc.rect.h : mc.rect.y;
+      p.line(r.x, edgeY, r.x, r.y, { stroke: '#4b5563', lineWidth: 4 });
+    }
   }
-  for (let t = 0; t < g.tiles.length; t++) {
-    const r = g.tiles[t]!;
-    const hover = f.hover?.kind === 'tile' && f.hover.id === t;
-    p.rect(r.x, r.y, r.w, r.h, { fill: '#f7f8fa', stroke: hover ? '#000' : '#9aa4b1', lineWidth: hover ? 2.5 : 1.25 }, 6);
-    // router stub
-    const q = g.routers[t]!;
-    p.line(r.x + r.w - 4, r.y + r.h - 4, q.x, q.y, { stroke: '#6b7280', lineWidth: 2 });
-    if (mpbLevel(f, t) <= 0) drawMpb(p, g, f, t, 0);
+  if (!cells) {
+    for (let t = 0; t < g.tiles.length; t++) {
+      const r = g.tiles[t]!;
+      if (!shown(f, { x: r.x, y: r.y, w: r.w + GAP, h: r.h + GAP_Y })) continue;
+      const hover = f.hover?.kind === 'tile' && f.hover.id === t;
+      p.rect(r.x, r.y, r.w, r.h, { fill: '#f7f8fa', stroke: hover ? '#000' : '#9aa4b1', lineWidth: hover ? 2.5 : 1.25 }, 6);
+      // router stub
+      const q = g.routers[t]!;
+      p.line(r.x + r.w - 4, r.y + r.h - 4, q.x, q.y, { stroke: '#6b7280', lineWidth: 2 });
+      if (g.stores.length > 0 && storeLevel(f, t) <= 0) drawStore(p, g, f, t, 0);
+    }
+    for (let t = 0; t < g.routers.length; t++) {
+      const q = g.routers[t]!;
+      if (!shown(f, { x: q.x - ROUTER_R, y: q.y - ROUTER_R, w: 2 * ROUTER_R, h: 2 * ROUTER_R })) continue;
+      const hover = f.hover?.kind === 'router' && f.hover.id === t;
+      p.rect(q.x - ROUTER_R, q.y - ROUTER_R, ROUTER_R * 2, ROUTER_R * 2, { fill: '#4b5563', stroke: hover ? '#000' : '#1f2933', lineWidth: hover ? 2.5 : 1 }, 3);
+      if (f.showLabels) p.text(q.x, q.y + 0.5, 'R', { size: 11, color: '#ffffff', anchor: 'middle', baseline: 'middle', weight: 'bold' });
+    }
   }
-  for (let t = 0; t < g.routers.length; t++) {
-    const q = g.routers[t]!;
-    const hover = f.hover?.kind === 'router' && f.hover.id === t;
-    p.rect(q.x - ROUTER_R, q.y - ROUTER_R, ROUTER_R * 2, ROUTER_R * 2, { fill: '#4b5563', stroke: hover ? '#000' : '#1f2933', lineWidth: hover ? 2.5 : 1 }, 3);
-    if (f.showLabels) p.text(q.x, q.y + 0.5, 'R', { size: 11, color: '#ffffff', anchor: 'middle', baseline: 'middle', weight: 'bold' });
-  }
+  const { lp, x, y } = legendPainter(p, g);
   const lw = legendWidth(g);
-  drawColorLegendBar(p, PAD_SIDE, g.legendY + 14, lw, interpolateViridis, `Cores: ${f.coreTitle}`);
-  drawColorLegendBar(p, PAD_SIDE + lw + 60, g.legendY + 14, lw, LINK_COLOR, LINK_LEGEND);
-  p.text(PAD_SIDE, g.legendY + 58, 'Dashed outline: voltage island · dashed core: not running the workload · MC colour: controller busy share', { size: 12, color: MUTED });
+  drawColorLegendBar(lp, x, y + 14, lw, interpolateViridis, `Cores: ${f.coreTitle}`);
+  drawColorLegendBar(lp, x + lw + 60, y + 14, lw, LINK_COLOR, LINK_LEGEND);
+  lp.text(x, y + 58, legendNote(g, f.detail), { size: 12, color: MUTED });
 }
 
-function drawMpb(p: Painter, g: ChipGeometry, f: ChipFrame, t: number, mv: number): void {
-  const mpb = g.mpbs[t]!;
-  p.rect(mpb.x, mpb.y, mpb.w, mpb.h, { fill: '#e9edf2', stroke: '#9aa4b1', lineWidth: 1 }, 3);
-  if (mv > 0) p.rect(mpb.x, mpb.y, mpb.w * mv, mpb.h, { fill: '#7fa7c9' }, 3);
-  if (f.showLabels) p.text(mpb.x + mpb.w / 2, mpb.y + mpb.h / 2 + 0.5, 'MPB', { size: 11, color: '#3b4654', anchor: 'middle', baseline: 'middle' });
+function drawStore(p: Painter, g: ChipGeometry, f: ChipFrame, t: number, level: number): void {
+  const s = g.stores[t]!;
+  p.rect(s.x, s.y, s.w, s.h, { fill: '#e9edf2', stroke: '#9aa4b1', lineWidth: 1 }, 3);
+  if (level > 0) p.rect(s.x, s.y, s.w * level, s.h, { fill: '#7fa7c9' }, 3);
+  if (f.showLabels && g.storeLabel) p.text(s.x + s.w / 2, s.y + s.h / 2 + 0.5, g.storeLabel, { size: 11, color: '#3b4654', anchor: 'middle', baseline: 'middle' });
 }
 
-/** Links, controllers, island labels, busy MPBs, cores, legend ticks: everything the data moves. */
+/** Links, controllers, domain labels, busy stores, cores (or tile cells), legend ticks: everything the data moves. */
 export function drawChipDynamic(p: Painter, g: ChipGeometry, f: ChipFrame): void {
+  const cells = f.detail === 'cells';
   // links, one path per colour; then their direction ticks (at 70 % of the way)
   const lines = new Map<string, ChipGeometry['links']>();
   const ticks = new Map<string, ChipGeometry['links']>();
   let hovered: ChipGeometry['links'][number] | null = null;
   for (const l of g.links) {
+    if (!linkShown(f, l)) continue;
     const v = f.linkValue(l.id);
     const t = f.linkMax > 0 ? Math.min(1, v / f.linkMax) : 0;
     const hot = v > 0;
     if (f.hover?.kind === 'link' && f.hover.id === l.id) hovered = l;
     else group(lines, hot ? linkColor(t) : IDLE_LINK, l);
-    group(ticks, hot && t > 0.55 ? '#ffffff' : '#4b5563', l);
+    if (!cells) group(ticks, hot && t > 0.55 ? '#ffffff' : '#4b5563', l);
   }
   for (const [stroke, ls] of lines)
     p.path(
@@ -311,31 +443,45 @@ export function drawChipDynamic(p: Painter, g: ChipGeometry, f: ChipFrame): void
     );
   // controllers
   g.controllers.forEach((mc, m) => {
+    if (!shown(f, mc.rect)) return;
     const u = Math.min(1, f.controllerUtil(m));
     const hover = f.hover?.kind === 'controller' && f.hover.id === m;
     p.rect(mc.rect.x, mc.rect.y, mc.rect.w, mc.rect.h, { fill: interpolateViridis(u), stroke: hover ? '#000' : '#374151', lineWidth: hover ? 3 : 1.5 }, 5);
-    p.text(mc.rect.x + mc.rect.w / 2, mc.rect.y + 13, `MC${m}`, { size: 13, weight: 'bold', color: textOn(u), anchor: 'middle', baseline: 'middle' });
+    p.text(mc.rect.x + mc.rect.w / 2, mc.rect.y + 13, mc.label, { size: 13, weight: 'bold', color: textOn(u), anchor: 'middle', baseline: 'middle' });
     p.text(mc.rect.x + mc.rect.w / 2, mc.rect.y + 29, f.controllerLabel(m), { size: 11.5, color: textOn(u), anchor: 'middle', baseline: 'middle' });
   });
-  // island labels over the link channels
+  // domain labels over the link channels
   if (f.showLabels)
-    for (const isl of g.islands) {
-      const label = f.islandLabel(isl.island);
-      p.rect(isl.rect.x + 4, isl.rect.y + 4, p.measure(label, 12.5) + 8, 18, { fill: '#ffffff' }, 3);
-      p.text(isl.rect.x + 8, isl.rect.y + 13, label, { size: 12.5, color: INK, baseline: 'middle' });
+    for (const d of g.domains) {
+      if (!shown(f, { ...d.rect, h: 22 })) continue;
+      const label = f.domainLabel(d.index);
+      p.rect(d.rect.x + 4, d.rect.y + 4, p.measure(label, 12.5) + 8, 18, { fill: '#ffffff' }, 3);
+      p.text(d.rect.x + 8, d.rect.y + 13, label, { size: 12.5, color: INK, baseline: 'middle' });
     }
-  // MPBs that hold data
-  if (f.mpbValue)
+  if (cells) drawCells(p, g, f);
+  else drawCores(p, g, f);
+  // legend ticks
+  const { lp, x, y } = legendPainter(p, g);
+  const lw = legendWidth(g);
+  drawColorLegendTicks(lp, x, y + 14, lw, f.coreMax, f.coreFormat);
+  drawColorLegendTicks(lp, x + lw + 60, y + 14, lw, f.linkMax, (v) => (v >= 10 ? String(Math.round(v)) : v.toFixed(1)));
+}
+
+/** Cores: fills grouped by colour, outlines by style (cores never overlap), then labels; stores that hold data. */
+function drawCores(p: Painter, g: ChipGeometry, f: ChipFrame): void {
+  if (f.storeValue && g.stores.length > 0)
     for (let t = 0; t < g.tiles.length; t++) {
-      const mv = mpbLevel(f, t);
-      if (mv > 0) drawMpb(p, g, f, t, mv);
+      const level = storeLevel(f, t);
+      if (level > 0 && shown(f, g.stores[t]!)) drawStore(p, g, f, t, level);
     }
-  // cores: fills grouped by colour, outlines by style (cores never overlap), then labels
   const fills = new Map<string, Rect[]>();
   const outlines = new Map<string, Rect[]>();
+  const drawn: number[] = [];
   const levels = new Float64Array(g.cores.length);
   for (let c = 0; c < g.cores.length; c++) {
     const r = g.cores[c]!;
+    if (!shown(f, r)) continue;
+    drawn.push(c);
     const v = f.coreValue(c);
     const t = f.coreMax > 0 ? Math.max(0, Math.min(1, v / f.coreMax)) : 0;
     levels[c] = t;
@@ -358,12 +504,44 @@ export function drawChipDynamic(p: Painter, g: ChipGeometry, f: ChipFrame): void
     p.path((c) => rs.forEach((r) => roundRectPath(c, r, 4)), style);
   }
   if (f.showLabels)
-    for (let c = 0; c < g.cores.length; c++) {
+    for (const c of drawn) {
       const r = g.cores[c]!;
       p.text(r.x + r.w / 2, r.y + r.h / 2 + 0.5, String(c), { size: Math.min(16, r.h * 0.42), color: textOn(levels[c]!), anchor: 'middle', baseline: 'middle', weight: 'bold' });
     }
-  // legend ticks
-  const lw = legendWidth(g);
-  drawColorLegendTicks(p, PAD_SIDE, g.legendY + 14, lw, f.coreMax, f.coreFormat);
-  drawColorLegendTicks(p, PAD_SIDE + lw + 60, g.legendY + 14, lw, f.linkMax, (v) => (v >= 10 ? String(Math.round(v)) : v.toFixed(1)));
+}
+
+/** The tile's value at the 'cells' level: the mean over its running cores, or null when none runs. */
+export function tileCellValue(g: ChipGeometry, f: ChipFrame, tile: number): number | null {
+  const K = g.coresPerTile;
+  let sum = 0;
+  let n = 0;
+  for (let c = tile * K; c < tile * K + K; c++) {
+    if (!f.coreActive(c)) continue;
+    sum += f.coreValue(c);
+    n++;
+  }
+  return n > 0 ? sum / n : null;
+}
+
+/** Tiles as single cells (the 'cells' level of detail): one path per colour, square corners. */
+function drawCells(p: Painter, g: ChipGeometry, f: ChipFrame): void {
+  const fills = new Map<string, Rect[]>();
+  const K = g.coresPerTile;
+  const selTile = f.selected !== null ? Math.floor(f.selected / K) : -1;
+  const hoverTile = f.hover?.kind === 'tile' ? f.hover.id : f.hover?.kind === 'core' ? Math.floor(f.hover.id / K) : -1;
+  for (let t = 0; t < g.tiles.length; t++) {
+    const r = g.tiles[t]!;
+    if (!shown(f, r)) continue;
+    const v = tileCellValue(g, f, t);
+    group(fills, v === null ? IDLE_CELL : interpolateViridis(f.coreMax > 0 ? Math.max(0, Math.min(1, v / f.coreMax)) : 0), r);
+  }
+  for (const [fill, rs] of fills) p.path((c) => rs.forEach((r) => c.rect(r.x, r.y, r.w, r.h)), { fill });
+  if (hoverTile >= 0 && hoverTile < g.tiles.length) {
+    const r = g.tiles[hoverTile]!;
+    p.rect(r.x, r.y, r.w, r.h, { stroke: '#000000', lineWidth: 8 });
+  }
+  if (selTile >= 0 && selTile < g.tiles.length) {
+    const r = g.tiles[selTile]!;
+    p.rect(r.x, r.y, r.w, r.h, { stroke: '#D55E00', lineWidth: 12 });
+  }
 }

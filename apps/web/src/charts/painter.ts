@@ -189,3 +189,66 @@ export class SvgPainter implements Painter {
     ].join('\n');
   }
 }
+
+/**
+ * A painter that draws through `inner` scaled by `k` about (ox, oy): what is drawn at local
+ * (x, y) lands at (ox + k x, oy + k y), with line widths and text sizes scaled alike. Used to
+ * keep legends of very large floorplans readable when the whole floorplan is shrunk to fit.
+ */
+export class ScaledPainter implements Painter {
+  readonly width: number;
+  readonly height: number;
+  constructor(
+    private readonly inner: Painter,
+    private readonly k: number,
+    private readonly ox: number,
+    private readonly oy: number,
+  ) {
+    this.width = inner.width / k;
+    this.height = inner.height / k;
+  }
+  private st(s: Style): Style {
+    return {
+      ...s,
+      ...(s.lineWidth !== undefined ? { lineWidth: s.lineWidth * this.k } : s.stroke ? { lineWidth: this.k } : {}),
+      ...(s.dash ? { dash: s.dash.map((d) => d * this.k) } : {}),
+    };
+  }
+  private X(x: number): number {
+    return this.ox + x * this.k;
+  }
+  private Y(y: number): number {
+    return this.oy + y * this.k;
+  }
+  rect(x: number, y: number, w: number, h: number, style: Style, radius?: number): void {
+    this.inner.rect(this.X(x), this.Y(y), w * this.k, h * this.k, this.st(style), radius === undefined ? undefined : radius * this.k);
+  }
+  line(x1: number, y1: number, x2: number, y2: number, style: Style): void {
+    this.inner.line(this.X(x1), this.Y(y1), this.X(x2), this.Y(y2), this.st(style));
+  }
+  path(build: (p: PathSink) => void, style: Style): void {
+    const { X, Y } = { X: (x: number) => this.X(x), Y: (y: number) => this.Y(y) };
+    const k = this.k;
+    this.inner.path((c) => {
+      build({
+        moveTo: (x, y) => c.moveTo(X(x), Y(y)),
+        lineTo: (x, y) => c.lineTo(X(x), Y(y)),
+        closePath: () => c.closePath(),
+        arc: (x, y, r, a0, a1, ccw) => c.arc(X(x), Y(y), r * k, a0, a1, ccw),
+        rect: (x, y, w, h) => c.rect(X(x), Y(y), w * k, h * k),
+        bezierCurveTo: (a, b, cc, d, e, f) => c.bezierCurveTo(X(a), Y(b), X(cc), Y(d), X(e), Y(f)),
+        quadraticCurveTo: (a, b, cc, d) => c.quadraticCurveTo(X(a), Y(b), X(cc), Y(d)),
+        arcTo: (a, b, cc, d, r) => c.arcTo(X(a), Y(b), X(cc), Y(d), r * k),
+      });
+    }, this.st(style));
+  }
+  circle(cx: number, cy: number, r: number, style: Style): void {
+    this.inner.circle(this.X(cx), this.Y(cy), r * this.k, this.st(style));
+  }
+  text(x: number, y: number, text: string, style: TextStyle = {}): void {
+    this.inner.text(this.X(x), this.Y(y), text, { ...style, size: (style.size ?? 12) * this.k });
+  }
+  measure(text: string, size = 12): number {
+    return this.inner.measure(text, size * this.k) / this.k;
+  }
+}

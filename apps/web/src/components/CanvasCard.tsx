@@ -1,13 +1,18 @@
 /**
  * A card holding one canvas view: sized to its container (device-pixel sharp), redrawn from
- * the frame loop only when `version()` changes, with SVG and PNG export of the same drawing.
+ * the frame loop only when `version()` (or the zoom) changes, with SVG and PNG export of the
+ * same drawing (always the whole world, whatever the zoom). A `zoomable` world view zooms
+ * (wheel, buttons) and pans (drag) over its world (charts/viewport.ts), with a "fit" reset;
+ * its layers get the visible part and the scale, to cull and to pick a level of detail.
  * A canvas out of the viewport is redrawn at most every OFFSCREEN_MS while its data keeps
  * changing (while a run goes every chart changes every frame, and each redraw costs the page
  * a raster and a copy of all the canvas's pixels to the compositor, far more than the drawing
  * commands), and at once when the data settles or the canvas scrolls into view.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Rect } from '../charts/chip-draw';
 import { CanvasPainter, type Painter } from '../charts/painter';
+import { clampView, FIT_VIEW, panBy, pxPerUnit, sameView, toWorld, visibleRect, wheelFactor, zoomAt, zoomCentre, ZOOM_STEP, type Fit, type View } from '../charts/viewport';
 import { downloadBlob, downloadText, renderPng, renderSvg, safeName } from '../lib/download';
 import { frameLoop } from '../sim/frame-loop';
 
@@ -18,6 +23,15 @@ export interface CanvasLayers {
   key: string;
   drawStatic(p: Painter): void;
   drawDynamic(p: Painter): void;
+  /** Written onto the canvas element's dataset after drawing (for tests: e.g. the level of detail). */
+  dataset?: Record<string, string>;
+}
+
+/** What a zoomable view shows: the visible part of the world and CSS pixels per world unit. */
+export interface ViewInfo {
+  visible: Rect;
+  pxPerUnit: number;
+  zoom: number;
 }
 
 export interface CanvasCardProps {
@@ -35,9 +49,12 @@ export interface CanvasCardProps {
    * stays the same, and a dynamic layer drawn over it on every redraw. Together they must
    * draw what `draw` draws (the exports use `draw`).
    */
-  layers?: () => CanvasLayers;
+  layers?: (view: ViewInfo) => CanvasLayers;
   version: () => unknown;
-  onPointer?: (x: number, y: number, kind: 'move' | 'click' | 'leave', ev: { clientX: number; clientY: number }) => void;
+  /** Pointer events in world coordinates (through the zoom); `view` is the view at that moment. */
+  onPointer?: (x: number, y: number, kind: 'move' | 'click' | 'leave', ev: { clientX: number; clientY: number }, view: ViewInfo) => void;
+  /** Zoom (wheel, buttons) and pan (drag) over the world (only with `world`). */
+  zoomable?: boolean;
   toolbar?: ReactNode;
   children?: ReactNode;
   className?: string;
@@ -53,6 +70,38 @@ export function CanvasCard(props: CanvasCardProps) {
   const scale = world && width > 0 ? Math.min(width / world.w, maxHeight / world.h) : 1;
   const cssW = world ? world.w * scale : width;
   const cssH = world ? world.h * scale : height;
+  const zoomable = !!(props.zoomable && world);
+  // the zoom: a ref (drags change it every pointer move without re-rendering), its version
+  // (the frame loop redraws when it changes) and the zoom factor shown in the toolbar
+  const view = useRef<View>(FIT_VIEW);
+  const viewVersion = useRef(0);
+  const [zoomShown, setZoomShown] = useState(1);
+  const fit = useRef<Fit>({ w: 1, h: 1, scale: 1 });
+  fit.current = { w: world?.w ?? cssW, h: world?.h ?? cssH, scale: world ? scale : 1 };
+  const setView = (v: View) => {
+    const next = clampView(v, fit.current);
+    if (sameView(next, view.current)) return;
+    view.current = next;
+    viewVersion.current++;
+    setZoomShown(next.k);
+    const c = canvas.current;
+    if (c) {
+      c.style.cursor = next.k > 1 ? 'grab' : '';
+      c.dataset.view = `${next.x.toFixed(1)},${next.y.toFixed(1)}`;
+    }
+  };
+  const viewInfo = (): ViewInfo => ({ visible: visibleRect(view.current, fit.current), pxPerUnit: pxPerUnit(view.current, fit.current), zoom: view.current.k });
+  // a new world (another chip) starts at "fit"
+  const worldKey = world ? `${world.w}x${world.h}` : '';
+  useEffect(() => {
+    view.current = FIT_VIEW;
+    viewVersion.current++;
+    setZoomShown(1);
+    if (canvas.current) {
+      canvas.current.style.cursor = '';
+      canvas.current.dataset.view = '0.0,0.0';
+    }
+  }, [worldKey]);
 
   useEffect(() => {
     const el = wrap.current;
@@ -63,6 +112,22 @@ export function CanvasCard(props: CanvasCardProps) {
     return () => ro.disconnect();
   }, []);
 
+  // wheel zoom about the pointer (a native listener: React's wheel listeners are passive);
+  // zooming out at "fit" leaves the wheel to the page (it scrolls)
+  useEffect(() => {
+    const c = canvas.current;
+    if (!c || !zoomable) return;
+    const onWheel = (e: WheelEvent) => {
+      const factor = wheelFactor(e.deltaMode === 1 ? e.deltaY * 33 : e.deltaY);
+      if (factor < 1 && view.current.k <= 1) return;
+      e.preventDefault();
+      const r = c.getBoundingClientRect();
+      setView(zoomAt(view.current, factor, e.clientX - r.left, e.clientY - r.top, fit.current));
+    };
+    c.addEventListener('wheel', onWheel, { passive: false });
+    return () => c.removeEventListener('wheel', onWheel);
+  }, [zoomable]);
+
   useEffect(() => {
     const c = canvas.current;
     if (!c || cssW <= 0) return;
@@ -71,8 +136,11 @@ export function CanvasCard(props: CanvasCardProps) {
     c.height = Math.round(cssH * dpr);
     c.style.width = `${cssW}px`;
     c.style.height = `${cssH}px`;
+    // the size changed: keep the view inside the world at the new scale
+    view.current = clampView(view.current, fit.current);
     const ctx = c.getContext('2d', { alpha: false })!;
     let drawn: unknown = Symbol('never');
+    let drawnView = -1;
     let drawnAt = -Infinity;
     let seen: unknown = drawn;
     let visible = true;
@@ -86,43 +154,55 @@ export function CanvasCard(props: CanvasCardProps) {
     const ph = world ? world.h : cssH;
     let cache: HTMLCanvasElement | null = null;
     let cacheKey: string | null = null;
-    /** The static layer, repainted when its key changes. */
+    /** Device pixels per world unit and the world point at the top-left, for the current view. */
+    const transform = (target: CanvasRenderingContext2D) => {
+      const v = view.current;
+      const k = dpr * s * v.k;
+      target.setTransform(k, 0, 0, k, -k * v.x, -k * v.y);
+    };
+    /** The static layer, repainted when its key (or the view) changes. */
     const paintStatic = (l: CanvasLayers): HTMLCanvasElement => {
-      if (cache && cacheKey === l.key) return cache;
+      const v = view.current;
+      const key = `${l.key}|${v.k},${v.x},${v.y}`;
+      if (cache && cacheKey === key) return cache;
       if (!cache) {
         cache = document.createElement('canvas');
         cache.width = c.width;
         cache.height = c.height;
       }
       const cc = cache.getContext('2d', { alpha: false })!;
-      cc.setTransform(dpr, 0, 0, dpr, 0, 0);
+      // every device pixel (an opaque canvas starts black; cssW x dpr may round below its width)
+      cc.setTransform(1, 0, 0, 1, 0, 0);
       cc.fillStyle = '#ffffff';
-      cc.fillRect(0, 0, cssW, cssH);
-      cc.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
+      cc.fillRect(0, 0, cache.width, cache.height);
+      transform(cc);
       l.drawStatic(new CanvasPainter(cc, pw, ph));
-      cacheKey = l.key;
+      cacheKey = key;
       return cache;
     };
     const remove = frameLoop.add((now) => {
       const v = latest.current.version();
-      if (v === drawn) return;
+      const vv = viewVersion.current;
+      if (v === drawn && vv === drawnView) return;
       const settled = v === seen;
       seen = v;
-      if (!visible && !settled && now - drawnAt < OFFSCREEN_MS) return;
+      if (!visible && !settled && vv === drawnView && now - drawnAt < OFFSCREEN_MS) return;
       drawn = v;
+      drawnView = vv;
       drawnAt = now;
-      const layers = latest.current.layers?.();
+      const layers = latest.current.layers?.(viewInfo());
       if (layers) {
         const bg = paintStatic(layers);
         ctx.setTransform(1, 0, 0, 1, 0, 0);
         ctx.drawImage(bg, 0, 0);
-        ctx.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
+        transform(ctx);
         layers.drawDynamic(new CanvasPainter(ctx, pw, ph));
+        if (layers.dataset) for (const [k, val] of Object.entries(layers.dataset)) if (c.dataset[k] !== val) c.dataset[k] = val;
       } else {
-        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
         ctx.fillStyle = '#ffffff';
-        ctx.fillRect(0, 0, cssW, cssH);
-        ctx.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
+        ctx.fillRect(0, 0, c.width, c.height);
+        transform(ctx);
         latest.current.draw(new CanvasPainter(ctx, pw, ph));
       }
     });
@@ -141,10 +221,58 @@ export function CanvasCard(props: CanvasCardProps) {
     const { w, h } = exportSize();
     downloadBlob(`${safeName(props.id)}.png`, await renderPng(w, h, (p) => latest.current.draw(p), world ? 1.5 : 2));
   };
-  const pointer = (kind: 'move' | 'click' | 'leave') => (e: React.PointerEvent<HTMLCanvasElement> | React.MouseEvent<HTMLCanvasElement>) => {
+
+  // pointer: hover and click in world coordinates; a drag (more than a few pixels) pans
+  const drag = useRef<{ x: number; y: number; from: View; moved: boolean } | null>(null);
+  const dragged = useRef(false);
+  const local = (e: { clientX: number; clientY: number; currentTarget: HTMLCanvasElement }) => {
     const r = e.currentTarget.getBoundingClientRect();
-    props.onPointer?.((e.clientX - r.left) / scale, (e.clientY - r.top) / scale, kind, e);
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
   };
+  const report = (kind: 'move' | 'click' | 'leave', e: React.PointerEvent<HTMLCanvasElement> | React.MouseEvent<HTMLCanvasElement>) => {
+    if (!props.onPointer) return;
+    const p = local(e);
+    const w = toWorld(view.current, p.x, p.y, fit.current);
+    props.onPointer(w.x, w.y, kind, e, viewInfo());
+  };
+  const onPointerDown = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    dragged.current = false;
+    if (!zoomable || e.button !== 0) return;
+    drag.current = { x: e.clientX, y: e.clientY, from: view.current, moved: false };
+  };
+  const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const d = drag.current;
+    if (d && (e.buttons & 1) === 1) {
+      const dx = e.clientX - d.x;
+      const dy = e.clientY - d.y;
+      if (!d.moved && Math.hypot(dx, dy) > 4) {
+        d.moved = true;
+        e.currentTarget.setPointerCapture?.(e.pointerId);
+        e.currentTarget.style.cursor = 'grabbing';
+      }
+      if (d.moved) {
+        setView(panBy(d.from, dx, dy, fit.current));
+        return;
+      }
+    } else if (d) drag.current = null;
+    report('move', e);
+  };
+  const onPointerUp = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const d = drag.current;
+    drag.current = null;
+    if (d?.moved) {
+      dragged.current = true;
+      e.currentTarget.style.cursor = view.current.k > 1 ? 'grab' : '';
+    }
+  };
+  const onClick = (e: React.MouseEvent<HTMLCanvasElement>) => {
+    if (dragged.current) {
+      dragged.current = false;
+      return;
+    }
+    report('click', e);
+  };
+  const pointerHandlers = props.onPointer || zoomable;
 
   return (
     <section className={`card ${props.className ?? ''}`} data-testid={`view-${props.id}`}>
@@ -155,6 +283,22 @@ export function CanvasCard(props: CanvasCardProps) {
         </div>
         <div className="card-tools">
           {props.toolbar}
+          {zoomable ? (
+            <span className="zoom-tools" role="group" aria-label="Zoom">
+              <button type="button" className="small" onClick={() => setView(zoomCentre(view.current, 1 / ZOOM_STEP, fit.current))} disabled={zoomShown <= 1} data-testid={`zoom-out-${props.id}`} title="Zoom out (wheel)" aria-label="Zoom out">
+                −
+              </button>
+              <span className="zoom-level" data-testid={`zoom-level-${props.id}`} aria-live="polite">
+                {Math.round(zoomShown * 100)}%
+              </span>
+              <button type="button" className="small" onClick={() => setView(zoomCentre(view.current, ZOOM_STEP, fit.current))} data-testid={`zoom-in-${props.id}`} title="Zoom in (wheel); drag to pan" aria-label="Zoom in">
+                +
+              </button>
+              <button type="button" className="small" onClick={() => setView(FIT_VIEW)} disabled={zoomShown <= 1} data-testid={`zoom-fit-${props.id}`} title="Show the whole chip">
+                fit
+              </button>
+            </span>
+          ) : null}
           <button type="button" className="small" onClick={exportSvg} data-testid={`export-svg-${props.id}`} title="Download this view as SVG">
             SVG
           </button>
@@ -168,9 +312,13 @@ export function CanvasCard(props: CanvasCardProps) {
           ref={canvas}
           data-testid={`canvas-${props.id}`}
           data-world-width={world?.w}
-          onPointerMove={props.onPointer ? pointer('move') : undefined}
-          onPointerLeave={props.onPointer ? pointer('leave') : undefined}
-          onClick={props.onPointer ? pointer('click') : undefined}
+          data-zoom={zoomable ? zoomShown.toFixed(3) : undefined}
+          style={zoomable ? { touchAction: zoomShown > 1 ? 'none' : 'pan-y' } : undefined}
+          onPointerDown={pointerHandlers ? onPointerDown : undefined}
+          onPointerMove={pointerHandlers ? onPointerMove : undefined}
+          onPointerUp={pointerHandlers ? onPointerUp : undefined}
+          onPointerLeave={props.onPointer ? (e) => report('leave', e) : undefined}
+          onClick={props.onPointer ? onClick : undefined}
         />
         {props.children}
       </div>

@@ -1,8 +1,14 @@
-/** Live charts of a run, all drawn from the shared buffers by the frame loop. */
+/**
+ * Live charts of a run, all drawn from the shared buffers by the frame loop. Labels and which
+ * charts apply come from the chip family's FloorplanSpec (controller names, power domains,
+ * bytes per memory transaction, whether the tiles hold MPBs).
+ */
+import { useMemo } from 'react';
 import { C, STALL_NAMES, type ResolvedChip, type TimelineEvent } from '@manycore/engine';
 import { CATEGORY, drawHeatmap, drawLineChart, drawStackedBars, type Marker } from '../charts/draw';
+import { controllerLabel, domainLabel, floorplanOf, hasDomains } from '../lib/floorplan';
 import { num } from '../lib/format';
-import { stallLabel } from '../sim/metrics';
+import { stallApplies, stallLabel } from '../sim/metrics';
 import type { SeriesColumns, Telemetry } from '../sim/telemetry';
 import { CanvasCard } from './CanvasCard';
 
@@ -24,6 +30,8 @@ interface Props {
 }
 
 export function LiveCharts({ telemetry: t, chip, participants, markers }: Props) {
+  const spec = useMemo(() => floorplanOf(chip), [chip]);
+  const stalls = useMemo(() => STALL_NAMES.map((_, k) => k).filter((k) => stallApplies(spec, k)), [spec]);
   const series: SeriesColumns | null = t ? t.series : null;
   const v = () => `${t?.version ?? -1}|${markers().length}|${chip.topo.cores}`;
   const cols = (f: (s: SeriesColumns) => { label: string; ys: Float64Array }[]) =>
@@ -37,19 +45,21 @@ export function LiveCharts({ telemetry: t, chip, participants, markers }: Props)
         draw={(p) => drawLineChart(p, { series: cols((s) => [{ label: 'chip', ys: s.chipPowerW.view() }]), yLabel: 'power (W)', markers: markers() })}
         version={v}
       />
-      <CanvasCard
-        id="island-power"
-        title="Power per voltage island"
-        subtitle="lower an island's divisor in What-if and watch its line drop"
-        draw={(p) =>
-          drawLineChart(p, {
-            series: cols((s) => s.islandPowerW.map((c, i) => ({ label: `island ${i}`, ys: c.view() }))),
-            yLabel: 'power (W)',
-            markers: markers(),
-          })
-        }
-        version={v}
-      />
+      {hasDomains(spec) ? (
+        <CanvasCard
+          id="island-power"
+          title="Power per voltage island"
+          subtitle="lower an island's divisor in What-if and watch its line drop"
+          draw={(p) =>
+            drawLineChart(p, {
+              series: cols((s) => s.islandPowerW.map((c, i) => ({ label: domainLabel(spec, i), ys: c.view() }))),
+              yLabel: 'power (W)',
+              markers: markers(),
+            })
+          }
+          version={v}
+        />
+      ) : null}
       <CanvasCard
         id="network"
         title="Network throughput"
@@ -60,10 +70,10 @@ export function LiveCharts({ telemetry: t, chip, participants, markers }: Props)
       <CanvasCard
         id="controller-bandwidth"
         title="Memory-controller bandwidth"
-        subtitle="32-byte lines served per sample interval"
+        subtitle={`${spec.transactionBytes}-byte transactions served per sample interval`}
         draw={(p) =>
           drawLineChart(p, {
-            series: cols((s) => s.controllerGBps.map((c, i) => ({ label: `MC${i}`, ys: c.view() }))),
+            series: cols((s) => s.controllerGBps.map((c, i) => ({ label: controllerLabel(spec, i), ys: c.view() }))),
             yLabel: 'bandwidth (GB/s)',
             markers: markers(),
           })
@@ -76,7 +86,7 @@ export function LiveCharts({ telemetry: t, chip, participants, markers }: Props)
         subtitle="requests waiting at each sample"
         draw={(p) =>
           drawLineChart(p, {
-            series: cols((s) => s.controllerQueueDepth.map((c, i) => ({ label: `MC${i}`, ys: c.view() }))),
+            series: cols((s) => s.controllerQueueDepth.map((c, i) => ({ label: controllerLabel(spec, i), ys: c.view() }))),
             yLabel: 'queue depth (requests)',
             markers: markers(),
           })
@@ -95,7 +105,7 @@ export function LiveCharts({ telemetry: t, chip, participants, markers }: Props)
             active: (i) => participants.has(i),
             stacks: [
               { label: 'busy', color: '#1f2933', value: (i) => (t ? t.utilRun(i) : 0) },
-              ...STALL_NAMES.map((_, k) => ({ label: stallLabel(k), color: STALL_COLORS[k]!, value: (i: number) => (t ? t.stallRun(i, k) : 0) })),
+              ...stalls.map((k) => ({ label: stallLabel(k), color: STALL_COLORS[k]!, value: (i: number) => (t ? t.stallRun(i, k) : 0) })),
               {
                 label: 'sleep',
                 color: '#c9ced6',

@@ -1,15 +1,19 @@
 /**
  * The chip floorplan view: cores coloured by the chosen metric, links by flits per µs,
- * controllers by busy share; hover shows values, click opens the core inspector.
+ * controllers by busy share; hover shows values, click opens the core inspector. Drawn from
+ * the chip family's FloorplanSpec (lib/floorplan.ts): what a tile holds, what the controllers
+ * and power domains are called, come from the family. Zoom (wheel, buttons) and pan (drag)
+ * for large meshes; below CELL_TILE_PX pixels per tile the tiles are drawn as cells.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, CTRL, DIR_NAMES, ISL, type ResolvedChip } from '@manycore/engine';
-import { chipGeometry, chipStaticKey, drawChip, drawChipDynamic, drawChipStatic, hitTest, type ChipFrame, type Hit } from '../charts/chip-draw';
+import { chipGeometry, chipStaticKey, drawChip, drawChipDynamic, drawChipStatic, hitTest, levelOfDetail, type ChipFrame, type Detail, type Hit } from '../charts/chip-draw';
 import type { Painter } from '../charts/painter';
+import { controllerLabel, domainLabel, floorplanOf, hasDomains, hasMpb } from '../lib/floorplan';
 import { num, pct, watts } from '../lib/format';
-import { CORE_METRICS, linkMax, metricById, niceCeil } from '../sim/metrics';
+import { linkMax, metricFor, metricsFor, niceCeil } from '../sim/metrics';
 import type { Telemetry, Window } from '../sim/telemetry';
-import { CanvasCard } from './CanvasCard';
+import { CanvasCard, type ViewInfo } from './CanvasCard';
 import { frameLoop } from '../sim/frame-loop';
 
 export interface ChipViewProps {
@@ -25,20 +29,35 @@ export interface ChipViewProps {
   onMetric(id: string): void;
 }
 
+/** Core numbers are drawn when there are few cores, or when a tile is this many CSS pixels wide (zoomed in). */
+const LABEL_TILE_PX = 60;
+
 export function ChipView(props: ChipViewProps) {
+  const spec = useMemo(() => floorplanOf(props.chip), [props.chip]);
   const geo = useMemo(() => chipGeometry(props.chip), [props.chip]);
+  const metrics = useMemo(() => metricsFor(spec), [spec]);
   const metricId = props.metric;
   const setMetricId = props.onMetric;
   const hover = useRef<Hit>(null);
   const hoverVersion = useRef(0);
+  const detailNow = useRef<Detail>('cores');
   const tip = useRef<HTMLDivElement>(null);
   const tipPos = useRef({ x: 0, y: 0 });
   const sticky = useRef({ link: 1, msg: 1, key: null as unknown });
   const latest = useRef(props);
   latest.current = props;
-  const metric = metricById(metricId);
+  const metric = metricFor(spec, metricId);
   const cores = props.chip.topo.cores;
-  const showLabels = cores <= 128;
+  const K = props.chip.topo.coresPerTile;
+  const fewCores = cores <= 128;
+  const mpb = hasMpb(spec);
+  const domains = hasDomains(spec);
+
+  const where = (tile: number) => {
+    const chip = latest.current.chip;
+    const at = `tile ${tile} (${tile % chip.topo.width},${Math.floor(tile / chip.topo.width)})`;
+    return domains ? `${at} · ${domainLabel(spec, chip.islandOfTile[tile]!)}` : at;
+  };
 
   const tooltipLines = (h: Hit): string[] => {
     const t = latest.current.telemetry;
@@ -46,8 +65,8 @@ export function ChipView(props: ChipViewProps) {
     if (!h) return [];
     const chip = latest.current.chip;
     if (h.kind === 'core') {
-      const tile = Math.floor(h.id / chip.topo.coresPerTile);
-      const head = `Core ${h.id} · tile ${tile} (${tile % chip.topo.width},${Math.floor(tile / chip.topo.width)}) · island ${chip.islandOfTile[tile]}`;
+      const tile = Math.floor(h.id / K);
+      const head = `Core ${h.id} · ${where(tile)}`;
       if (!t) return [head, latest.current.participants.has(h.id) ? 'runs the workload' : 'idle (not in this workload)'];
       return [
         head,
@@ -67,22 +86,35 @@ export function ChipView(props: ChipViewProps) {
     }
     if (h.kind === 'controller') {
       const tile = chip.controllerTile[h.id]!;
-      if (!t) return [`Memory controller ${h.id} at tile ${tile}`];
+      const head = `Memory controller ${controllerLabel(spec, h.id)} at tile ${tile}`;
+      if (!t) return [head];
       return [
-        `Memory controller ${h.id} at tile ${tile}`,
-        `bandwidth ${num(w === 'recent' ? t.ctrlBwRecent[h.id]! : t.ctrlBwRun(h.id))} GB/s · busy ${pct(w === 'recent' ? t.ctrlUtilRecent[h.id]! : t.ctrlUtilRun(h.id))}`,
+        head,
+        `bandwidth ${num(w === 'recent' ? t.ctrlBwRecent[h.id]! : t.ctrlBwRun(h.id))} GB/s (${spec.transactionBytes} B per request) · busy ${pct(w === 'recent' ? t.ctrlUtilRecent[h.id]! : t.ctrlUtilRun(h.id))}`,
         `requests ${num(t.ctrl(h.id, CTRL.requests))} (reads ${num(t.ctrl(h.id, CTRL.reads))}, writes ${num(t.ctrl(h.id, CTRL.writes))})`,
         `deepest queue ${num(t.ctrl(h.id, CTRL.queueMax))}`,
       ];
     }
     if (h.kind === 'router') return [`Router of tile ${h.id}`, 'X-Y routing: packets go along x first, then y'];
     if (h.kind === 'tile') {
-      const occ = t ? pct(t.mpbOccupancy[h.id]!) : '–';
-      return [`Tile ${h.id} (${h.id % chip.topo.width},${Math.floor(h.id / chip.topo.width)}) · island ${chip.islandOfTile[h.id]}`, `MPB ${chip.mpbBytes / 1024} KB, ${occ} non-zero`];
+      const lines = [`Tile ${h.id} (${h.id % chip.topo.width},${Math.floor(h.id / chip.topo.width)})${domains ? ` · ${domainLabel(spec, chip.islandOfTile[h.id]!)}` : ''}`];
+      if (spec.tileStore) {
+        const kb = `${spec.tileStore.label} ${spec.tileStore.bytes / 1024} KB`;
+        lines.push(mpb ? `${kb}, ${t ? pct(t.mpbOccupancy[h.id]!) : '–'} non-zero` : kb);
+      }
+      if (detailNow.current === 'cells') {
+        const first = h.id * K;
+        const names = Array.from({ length: K }, (_, k) => first + k);
+        if (t) lines.push(...names.map((c) => `core ${c}: ${metric.label} ${metric.format(metric.value(t, c, w))}${latest.current.participants.has(c) ? '' : ' (idle)'}`));
+        else lines.push(`cores ${names.join(', ')}`);
+        lines.push(`click to inspect core ${first} · zoom in for each core`);
+      }
+      return lines;
     }
-    if (h.kind === 'island') {
-      if (!t) return [`Voltage island ${h.id}`];
-      return [`Voltage island ${h.id}`, `divisor ${t.island(h.id, ISL.divisor)} · ${num(t.island(h.id, ISL.volts))} V · ${watts(t.islandPowerW(h.id))}`];
+    if (h.kind === 'domain') {
+      const name = domainLabel(spec, h.id);
+      if (!t) return [`Power domain: ${name}`];
+      return [`Power domain: ${name}`, `divisor ${t.island(h.id, ISL.divisor)} · ${num(t.island(h.id, ISL.volts))} V · ${watts(t.islandPowerW(h.id))}`];
     }
     return [];
   };
@@ -104,10 +136,11 @@ export function ChipView(props: ChipViewProps) {
         el.style.left = `${tipPos.current.x + 14}px`;
         el.style.top = `${tipPos.current.y + 14}px`;
       }),
-    [metricId],
+    [metricId, spec],
   );
 
-  const frame = (): ChipFrame => {
+  /** The frame for a view (null: the whole chip at full detail, as the exports draw it). */
+  const frame = (view: ViewInfo | null): ChipFrame => {
     const { telemetry: t, window: w, chip, participants, selected } = latest.current;
     if (sticky.current.key !== latest.current.runKey) sticky.current = { link: 1, msg: 1, key: latest.current.runKey };
     let lmax = 1;
@@ -122,6 +155,8 @@ export function ChipView(props: ChipViewProps) {
         cmax = sticky.current.msg;
       }
     }
+    const detail = view ? levelOfDetail(view.pxPerUnit) : 'cores';
+    const showLabels = fewCores || (view !== null && detail === 'cores' && view.pxPerUnit * 100 >= LABEL_TILE_PX);
     return {
       coreValue: (c) => (t ? metric.value(t, c, w) : 0),
       coreMax: cmax,
@@ -132,23 +167,31 @@ export function ChipView(props: ChipViewProps) {
       linkMax: lmax,
       controllerUtil: (m) => (t ? (w === 'recent' ? t.ctrlUtilRecent[m]! : t.ctrlUtilRun(m)) : 0),
       controllerLabel: (m) => (t ? `${num(w === 'recent' ? t.ctrlBwRecent[m]! : t.ctrlBwRun(m), 2)} GB/s` : `tile ${chip.controllerTile[m]}`),
-      islandLabel: (i) => {
-        const div = t ? t.island(i, ISL.divisor) : chip.tileDivisors[chip.config.islands.tiles[i]![0]!]!;
+      domainLabel: (i) => {
+        const div = t ? t.island(i, ISL.divisor) : chip.tileDivisors[spec.domains[i]?.tiles[0] ?? 0]!;
         const vf = chip.vf.get(div);
-        const base = `island ${i} · ${vf ? `${Math.round(vf.freqMHz)} MHz ${vf.volts.toFixed(2)} V` : `÷${div}`}`;
+        const base = `${domainLabel(spec, i)} · ${vf ? `${Math.round(vf.freqMHz)} MHz ${vf.volts.toFixed(2)} V` : `÷${div}`}`;
         return t ? `${base} · ${watts(t.islandPowerW(i))}` : base;
       },
-      mpbValue: t ? (tile) => t.mpbOccupancy[tile]! : undefined,
+      storeValue: t && mpb ? (tile) => t.mpbOccupancy[tile]! : undefined,
       selected,
       hover: hover.current,
       showLabels,
+      detail,
+      visible: view && view.zoom > 1 ? view.visible : undefined,
     };
   };
   // exports draw the whole chip; the screen keeps the static layer as a bitmap (CanvasCard)
-  const draw = (p: Painter) => drawChip(p, geo, frame());
-  const layers = () => {
-    const f = frame();
-    return { key: chipStaticKey(geo, f), drawStatic: (p: Painter) => drawChipStatic(p, geo, f), drawDynamic: (p: Painter) => drawChipDynamic(p, geo, f) };
+  const draw = (p: Painter) => drawChip(p, geo, frame(null));
+  const layers = (view: ViewInfo) => {
+    const f = frame(view);
+    detailNow.current = f.detail ?? 'cores';
+    return {
+      key: chipStaticKey(geo, f),
+      drawStatic: (p: Painter) => drawChipStatic(p, geo, f),
+      drawDynamic: (p: Painter) => drawChipDynamic(p, geo, f),
+      dataset: { detail: detailNow.current },
+    };
   };
 
   const version = () => {
@@ -160,19 +203,20 @@ export function ChipView(props: ChipViewProps) {
     <CanvasCard
       id="chip"
       title={`Chip: ${props.chip.config.name}, ${props.chip.topo.width}×${props.chip.topo.height} mesh, ${cores} cores`}
-      subtitle="Hover for values, click a core to inspect it."
+      subtitle={`Hover for values, click a core to inspect it${cores > 128 ? '; wheel or +/− to zoom, drag to pan' : ''}.`}
       world={{ w: geo.width, h: geo.height }}
       maxHeight={760}
       draw={draw}
       layers={layers}
       version={version}
       className="chip-card"
+      zoomable
       toolbar={
         <>
           <label className="inline">
             Colour cores by{' '}
-            <select value={metricId} onChange={(e) => setMetricId(e.target.value)} data-testid="metric">
-              {CORE_METRICS.map((m) => (
+            <select value={metric.id} onChange={(e) => setMetricId(e.target.value)} data-testid="metric">
+              {metrics.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.label}
                 </option>
@@ -185,21 +229,26 @@ export function ChipView(props: ChipViewProps) {
           </select>
         </>
       }
-      onPointer={(x, y, kind, ev) => {
+      onPointer={(x, y, kind, ev, view) => {
         const wrap = (ev as unknown as { currentTarget?: HTMLElement }).currentTarget?.parentElement;
         const r = wrap?.getBoundingClientRect();
         if (r) tipPos.current = { x: ev.clientX - r.left, y: ev.clientY - r.top };
-        const h = kind === 'leave' ? null : hitTest(geo, x, y);
+        const detail = levelOfDetail(view.pxPerUnit);
+        // a few pixels of slack around thin shapes when zoomed out
+        const h = kind === 'leave' ? null : hitTest(geo, x, y, detail, Math.max(0, 3 / view.pxPerUnit - 5));
         if (JSON.stringify(h) !== JSON.stringify(hover.current)) {
           hover.current = h;
           hoverVersion.current++;
         }
         if (kind === 'click') {
           if (h?.kind === 'core') latest.current.onSelect(h.id);
+          else if (h?.kind === 'tile' && detail === 'cells') latest.current.onSelect(h.id * K);
         }
       }}
     >
       <div ref={tip} className="tooltip" data-testid="chip-tooltip" role="tooltip" style={{ display: 'none' }} />
+      <span hidden data-testid="chip-floorplan" data-cores={cores} data-tiles={spec.width * spec.height} data-controllers={spec.controllers.length} data-domains={spec.domains.length} data-store={spec.tileStore?.label ?? ''} />
     </CanvasCard>
   );
 }
+

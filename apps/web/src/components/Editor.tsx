@@ -1,12 +1,32 @@
 /**
- * The experiment editor: preset, mesh size, workload and its parameters, chip parameters,
- * run settings, the overrides JSON and the timeline. Fields come from the zod schemas;
- * every problem is named next to its field.
+ * The experiment editor: preset (every family's, grouped by family), mesh size, workload and
+ * its parameters, the chosen family's chip parameters, run settings, the overrides JSON and
+ * the timeline. Fields come from the zod schemas; every problem is named next to its field.
+ * Switching to a preset of another family clears the overrides (they are another family's
+ * config paths) and says so.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { PRESETS, type WorkloadRegistry } from '@manycore/engine';
+import { FAMILIES, familyOf, PRESETS, type WorkloadRegistry } from '@manycore/engine';
 import { applyVariant, CHIP_VARIANTS, variantOf } from '../lib/chip-variants';
-import { chipFields, experimentFields, fieldValue, parseInput, withField, workloadFields, type Draft, type Field, type Validation } from '../lib/params';
+import { chipFields, experimentFields, familyOfPreset, fieldValue, parseInput, withField, withPreset, workloadFields, type Draft, type Field, type Validation } from '../lib/params';
+import { CORES_PER_WORKER_CHOICES, effectiveCoresPerWorker, type CoresPerWorker } from '../lib/workers';
+
+/** Presets grouped by family, families in registry order. */
+function presetGroups(): { family: string; title: string; presets: [string, (typeof PRESETS)[string]][] }[] {
+  return Object.values(FAMILIES)
+    .map((f) => ({ family: f.name, title: f.title, presets: Object.entries(PRESETS).filter(([, p]) => p.family === f.name) }))
+    .filter((g) => g.presets.length > 0);
+}
+
+/** The mesh-size variants of a family (their presets are of that family; none for a family without variants). */
+function variantsFor(family: string): readonly (typeof CHIP_VARIANTS)[number][] {
+  return CHIP_VARIANTS.filter((v) => PRESETS[v.preset]?.family === family);
+}
+
+/** Families a workload runs on (the engine's default: the SCC family). */
+function workloadFamilies(w: { families?: readonly string[] }): readonly string[] {
+  return w.families ?? ['scc'];
+}
 
 function FieldInput(props: { field: Field; value: unknown; error?: string; disabled: boolean; onChange(v: unknown): void }) {
   const { field, value, error, disabled } = props;
@@ -69,16 +89,41 @@ export interface EditorProps {
   registry: WorkloadRegistry;
   disabled: boolean;
   onChange(d: Draft): void;
-  coresPerWorker: number;
-  onCoresPerWorker(n: number): void;
+  coresPerWorker: CoresPerWorker;
+  onCoresPerWorker(n: CoresPerWorker): void;
+  /** Cores of the chip shown (for the 'auto' layout's label). */
+  cores?: number;
+  hostCpus: number;
 }
 
-export function Editor({ draft, validation, registry, disabled, onChange, coresPerWorker, onCoresPerWorker }: EditorProps) {
+export function Editor({ draft, validation, registry, disabled, onChange, coresPerWorker, onCoresPerWorker, cores, hostCpus }: EditorProps) {
+  const family = familyOfPreset(draft.chip.preset) ?? 'scc';
   const wFields = useMemo(() => workloadFields(registry, draft.workload.name), [registry, draft.workload.name]);
-  const cFields = useMemo(() => chipFields(), []);
+  const cFields = useMemo(() => chipFields(family), [family]);
   const eFields = useMemo(() => experimentFields(), []);
+  const groups = useMemo(() => presetGroups(), []);
+  const variants = useMemo(() => variantsFor(family), [family]);
+  const [presetNote, setPresetNote] = useState<string | null>(null);
   const def = registry[draft.workload.name];
-  const variant = variantOf(draft.chip.overrides);
+  const variant = variantOf(draft.chip);
+  const runsHere = Object.values(registry).filter((w) => workloadFamilies(w).includes(family));
+  const elsewhere = Object.values(registry).filter((w) => !workloadFamilies(w).includes(family));
+  /**
+   * A new chip choice (preset and overrides). Within the family it is taken as it is; a switch
+   * to another family clears the overrides and timeline changes of the old one (withPreset), with
+   * a note that says what went. `own`: the overrides belong to the new choice (a mesh-size variant's).
+   */
+  const choose = (next: { preset: string; overrides: Record<string, unknown> }, own: boolean) => {
+    if (familyOfPreset(next.preset) === family) {
+      setPresetNote(null);
+      onChange({ ...draft, chip: next });
+      return;
+    }
+    const r = withPreset(draft, next.preset);
+    const to = PRESETS[next.preset];
+    setPresetNote(r.cleared ? `Switched to the ${to ? familyOf(to.family).title : next.preset} family: cleared ${r.cleared}.` : null);
+    onChange({ ...r.draft, chip: { preset: next.preset, overrides: own ? next.overrides : {} } });
+  };
   const [overridesText, setOverridesText] = useState(JSON.stringify(draft.chip.overrides, null, 1));
   const [overridesError, setOverridesError] = useState<string | null>(null);
   const canonicalOverrides = JSON.stringify(draft.chip.overrides, null, 1);
@@ -96,37 +141,62 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
         <legend>Chip</legend>
         <div className="field">
           <label htmlFor="preset">Preset</label>
-          <select id="preset" value={draft.chip.preset} onChange={(e) => onChange({ ...draft, chip: { ...draft.chip, preset: e.target.value } })} data-testid="preset">
-            {Object.entries(PRESETS).map(([name, p]) => (
-              <option key={name} value={name}>
-                {(p.chip as { name: string }).name} ({name})
-              </option>
+          <select id="preset" value={draft.chip.preset} onChange={(e) => choose({ preset: e.target.value, overrides: draft.chip.overrides }, false)} data-testid="preset">
+            {groups.map((g) => (
+              <optgroup key={g.family} label={g.title}>
+                {g.presets.map(([name, p]) => (
+                  <option key={name} value={name} data-family={p.family}>
+                    {(p.chip as { name: string }).name} ({name})
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </select>
-          <small className="help">{PRESETS[draft.chip.preset]?.description}</small>
+          <small className="help">
+            {familyOf(family).title} · {PRESETS[draft.chip.preset]?.description}
+          </small>
+          {presetNote ? (
+            <small className="preset-note" role="status" data-testid="preset-note">
+              {presetNote}{' '}
+              <button type="button" className="small link" onClick={() => setPresetNote(null)} aria-label="Dismiss">
+                OK
+              </button>
+            </small>
+          ) : null}
         </div>
-        <div className="field">
-          <label htmlFor="variant">Mesh size</label>
-          <select id="variant" value={variant} onChange={(e) => onChange({ ...draft, chip: { ...draft.chip, overrides: applyVariant(draft.chip.overrides, e.target.value) } })} data-testid="chip-variant">
-            {CHIP_VARIANTS.map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.label}
-              </option>
-            ))}
-            {variant === 'custom' ? <option value="custom">custom (from overrides)</option> : null}
-          </select>
-        </div>
+        {variants.length > 0 ? (
+          <div className="field">
+            <label htmlFor="variant">Mesh size</label>
+            <select id="variant" value={variant} onChange={(e) => choose(applyVariant(draft.chip, e.target.value), true)} data-testid="chip-variant">
+              {variants.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.label}
+                </option>
+              ))}
+              {variant === 'custom' ? <option value="custom">custom (from overrides)</option> : null}
+            </select>
+          </div>
+        ) : null}
       </fieldset>
       <fieldset disabled={disabled}>
         <legend>Workload</legend>
         <div className="field">
           <label htmlFor="workload">Workload</label>
           <select id="workload" value={draft.workload.name} onChange={(e) => onChange({ ...draft, workload: { name: e.target.value, params: {} } })} data-testid="workload">
-            {Object.values(registry).map((w) => (
+            {runsHere.map((w) => (
               <option key={w.name} value={w.name}>
                 {w.title} ({w.name})
               </option>
             ))}
+            {elsewhere.length > 0 ? (
+              <optgroup label={`Not for the ${familyOf(family).title} family`}>
+                {elsewhere.map((w) => (
+                  <option key={w.name} value={w.name}>
+                    {w.title} ({w.name}; {workloadFamilies(w).join(', ')} only)
+                  </option>
+                ))}
+              </optgroup>
+            ) : null}
           </select>
           {def ? <small className="help">{def.description}</small> : null}
         </div>
@@ -134,7 +204,9 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
       </fieldset>
       <details>
         <summary>Chip parameters</summary>
-        <fieldset disabled={disabled}>{cFields.map(field)}</fieldset>
+        <fieldset disabled={disabled} data-testid="chip-fields" data-family={family}>
+          {cFields.length > 0 ? cFields.map(field) : <p className="help">No fields for this family: use the chip overrides (JSON).</p>}
+        </fieldset>
       </details>
       <details>
         <summary>Run settings</summary>
@@ -142,14 +214,27 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
           {eFields.map(field)}
           <div className="field">
             <label htmlFor="cpw">Simulated cores per Web Worker</label>
-            <select id="cpw" value={coresPerWorker} onChange={(e) => onCoresPerWorker(Number(e.target.value))} data-testid="cores-per-worker">
-              {[1, 2, 4, 8, 16, 32, 48, 64].map((n) => (
-                <option key={n} value={n}>
-                  {n === 1 ? '1 (one worker per core)' : n}
-                </option>
-              ))}
+            <select
+              id="cpw"
+              value={String(coresPerWorker)}
+              onChange={(e) => onCoresPerWorker(e.target.value === 'auto' ? 'auto' : Number(e.target.value))}
+              data-testid="cores-per-worker"
+            >
+              <option value="auto">
+                auto{cores ? `: ${effectiveCoresPerWorker('auto', cores, hostCpus)} for ${cores} cores` : ''} ({hostCpus} CPU{hostCpus === 1 ? '' : 's'} here)
+              </option>
+              {[...new Set([...CORES_PER_WORKER_CHOICES, ...(typeof coresPerWorker === 'number' ? [coresPerWorker] : [])])]
+                .sort((a, b) => a - b)
+                .map((n) => (
+                  <option key={n} value={String(n)}>
+                    {n === 1 ? '1 (one worker per core)' : n}
+                  </option>
+                ))}
             </select>
-            <small className="help">How the run is spread over threads; the results are identical either way.</small>
+            <small className="help">
+              How the run is spread over threads; the results are identical either way. Auto: one worker per core while this host has a CPU for each, else about one worker per
+              CPU.
+            </small>
           </div>
         </fieldset>
       </details>

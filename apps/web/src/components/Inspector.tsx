@@ -1,15 +1,22 @@
-/** The core inspector: every counter of one core, its state, what it waits on, its caches. */
-import { useEffect, useRef } from 'react';
-import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, STALL_NAMES, type ResolvedChip } from '@manycore/engine';
+/**
+ * The core inspector: every counter of one core that means something on its chip, its state,
+ * what it waits on, its caches. Which rows apply comes from the family's FloorplanSpec (no
+ * MPB rows on a chip whose tiles hold no MPB, no island without power domains).
+ */
+import { useEffect, useMemo, useRef } from 'react';
+import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, STALL_NAMES, type FloorplanSpec, type ResolvedChip } from '@manycore/engine';
+import { controllerLabel, domainLabel, floorplanOf, hasDomains, hasMpb } from '../lib/floorplan';
 import { joules, num, pct, simTime, watts } from '../lib/format';
 import { frameLoop } from '../sim/frame-loop';
-import { stallLabel } from '../sim/metrics';
+import { stallApplies, stallLabel } from '../sim/metrics';
 import type { Telemetry } from '../sim/telemetry';
 
 interface Row {
   key: string;
   label: string;
   value(t: Telemetry, core: number, chip: ResolvedChip): string;
+  /** Whether the row applies to a chip of this floorplan (default: always). */
+  applies?(spec: FloorplanSpec): boolean;
 }
 
 const PS = 1000;
@@ -20,7 +27,7 @@ const ROWS: Row[] = [
   { key: 'cycles', label: 'Cycles', value: (t, c) => num(t.core(c, C.cycles), 4) },
   { key: 'util', label: 'Utilisation (run)', value: (t, c) => pct(t.utilRun(c)) },
   { key: 'busy', label: 'Busy', value: (t, c) => simTime(t.core(c, C.busyPs) / PS) },
-  ...STALL_NAMES.map((_, i): Row => ({ key: `stall${i}`, label: `Stall: ${stallLabel(i)}`, value: (t, c) => simTime(t.core(c, C.stallL1MissPs + i) / PS) })),
+  ...STALL_NAMES.map((_, i): Row => ({ key: `stall${i}`, label: `Stall: ${stallLabel(i)}`, value: (t, c) => simTime(t.core(c, C.stallL1MissPs + i) / PS), applies: (spec) => stallApplies(spec, i) })),
   { key: 'sleep', label: 'Sleeping', value: (t, c) => simTime(t.core(c, C.sleepPs) / PS) },
   { key: 'l1', label: 'L1D lines valid', value: (t, c, chip) => `${t.core(c, C.l1Lines)} / ${chip.l1d.sets * chip.l1d.ways}` },
   { key: 'l2', label: 'L2 lines valid', value: (t, c, chip) => (chip.l2 ? `${t.core(c, C.l2Lines)} / ${chip.l2.sets * chip.l2.ways}` : 'L2 off') },
@@ -28,7 +35,7 @@ const ROWS: Row[] = [
   { key: 'l1hm', label: 'L1 hits / misses', value: (t, c) => `${num(t.core(c, C.l1Hits), 5)} / ${num(t.core(c, C.l1Misses), 5)}` },
   { key: 'l2hm', label: 'L2 hits / misses', value: (t, c) => `${num(t.core(c, C.l2Hits), 5)} / ${num(t.core(c, C.l2Misses), 5)}` },
   { key: 'dram', label: 'DRAM reads / writes', value: (t, c) => `${num(t.core(c, C.dramReads), 5)} / ${num(t.core(c, C.dramWrites), 5)}` },
-  { key: 'mpb', label: 'MPB reads / writes', value: (t, c) => `${num(t.core(c, C.mpbReads), 5)} / ${num(t.core(c, C.mpbWrites), 5)}` },
+  { key: 'mpb', label: 'MPB reads / writes', value: (t, c) => `${num(t.core(c, C.mpbReads), 5)} / ${num(t.core(c, C.mpbWrites), 5)}`, applies: hasMpb },
   { key: 'msgs', label: 'Messages sent / received', value: (t, c) => `${num(t.core(c, C.messagesSent), 5)} / ${num(t.core(c, C.messagesReceived), 5)}` },
   { key: 'bytes', label: 'Bytes sent / received', value: (t, c) => `${num(t.core(c, C.bytesSent), 5)} / ${num(t.core(c, C.bytesReceived), 5)}` },
   { key: 'flushes', label: 'Flushes', value: (t, c) => num(t.core(c, C.flushes), 5) },
@@ -37,18 +44,29 @@ const ROWS: Row[] = [
   { key: 'energy', label: 'Energy', value: (t, c) => joules(t.core(c, C.energyJ)) },
 ];
 
+/** The inspector's rows for a chip of this floorplan. */
+export function inspectorRows(spec: FloorplanSpec): { key: string; label: string }[] {
+  return ROWS.filter((r) => !r.applies || r.applies(spec)).map(({ key, label }) => ({ key, label }));
+}
+
 export function Inspector(props: { core: number; chip: ResolvedChip; telemetry: Telemetry | null; runs: boolean; onClose(): void }) {
   const cells = useRef<Record<string, HTMLTableCellElement | null>>({});
   const latest = useRef(props);
   latest.current = props;
+  const spec = floorplanOf(props.chip);
+  const rows = useMemo(() => ROWS.filter((r) => !r.applies || r.applies(spec)), [spec]);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
   useEffect(() => {
     let drawn = '';
+    let drawnRows: Row[] | null = null;
     return frameLoop.add(() => {
       const { telemetry: t, core, chip } = latest.current;
       const key = `${t?.version ?? -1}|${core}`;
-      if (key === drawn) return;
+      if (key === drawn && rowsRef.current === drawnRows) return;
       drawn = key;
-      for (const r of ROWS) {
+      drawnRows = rowsRef.current;
+      for (const r of rowsRef.current) {
         const el = cells.current[r.key];
         if (el) el.textContent = t ? r.value(t, core, chip) : '–';
       }
@@ -62,7 +80,8 @@ export function Inspector(props: { core: number; chip: ResolvedChip; telemetry: 
         <div>
           <h3>Core {props.core}</h3>
           <p className="sub">
-            tile {tile} at ({tile % chip.topo.width},{Math.floor(tile / chip.topo.width)}), island {chip.islandOfTile[tile]}, memory controller {chip.nearestController[props.core]} ·{' '}
+            tile {tile} at ({tile % chip.topo.width},{Math.floor(tile / chip.topo.width)}){hasDomains(spec) ? `, ${domainLabel(spec, chip.islandOfTile[tile]!)}` : ''}, memory controller{' '}
+            {controllerLabel(spec, chip.nearestController[props.core]!)} ·{' '}
             {props.runs ? 'runs the workload' : 'idle in this workload'}
           </p>
         </div>
@@ -72,7 +91,7 @@ export function Inspector(props: { core: number; chip: ResolvedChip; telemetry: 
       </header>
       <table className="kv">
         <tbody>
-          {ROWS.map((r) => (
+          {rows.map((r) => (
             <tr key={r.key}>
               <th scope="row">{r.label}</th>
               <td ref={(el) => void (cells.current[r.key] = el)} data-testid={`inspect-${r.key}`}>

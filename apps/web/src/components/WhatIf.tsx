@@ -4,6 +4,7 @@
  * replays it at the same simulated time); before a run it becomes a timeline event at 0.
  */
 import { ISL, type ResolvedChip, type TimelineEvent } from '@manycore/engine';
+import { domainLabel, floorplanOf, hasDomains } from '../lib/floorplan';
 import { simTime } from '../lib/format';
 import type { LiveRun } from '../sim/live-run';
 
@@ -27,6 +28,8 @@ export function describeEvent(chip: ResolvedChip | null, e: TimelineEvent): stri
 
 export function WhatIf({ chip, run, timeline, editable, onTimeline }: WhatIfProps) {
   const active = !!run && run.active;
+  const spec = floorplanOf(chip);
+  const domains = hasDomains(spec);
   const divisors = [...chip.vf.keys()].sort((a, b) => a - b);
   const initial = (i: number) => {
     let d = chip.tileDivisors[chip.config.islands.tiles[i]![0]!]!;
@@ -54,7 +57,12 @@ export function WhatIf({ chip, run, timeline, editable, onTimeline }: WhatIfProp
           </p>
         </div>
       </header>
-      <table className="islands">
+      {domains ? null : (
+        <p className="sub" data-testid="whatif-no-domains">
+          This chip has no voltage islands: one clock ({chip.baseMHz / chip.config.clocks.divisor} MHz) for every core.
+        </p>
+      )}
+      <table className="islands" hidden={!domains}>
         <thead>
           <tr>
             <th scope="col">Island</th>
@@ -68,7 +76,9 @@ export function WhatIf({ chip, run, timeline, editable, onTimeline }: WhatIfProp
             const cur = current(i);
             return (
               <tr key={i}>
-                <th scope="row">{i}</th>
+                <th scope="row" title={domainLabel(spec, i)}>
+                  {i}
+                </th>
                 <td>{tiles.join(', ')}</td>
                 <td>
                   <select

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultExperiment, prepareRun } from '@manycore/engine';
+import { defaultExperiment, prepareRun, PRESETS } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
-import { chipFields, draftOf, experimentFields, fieldValue, parseInput, setPath, validateDraft, withField, workloadFields } from './params';
+import { chipFieldPaths, chipFields, draftOf, experimentFields, fieldValue, parseInput, setPath, validateDraft, withField, withPreset, workloadFields } from './params';
 import { applyVariant, CHIP_VARIANTS, variantOf } from './chip-variants';
 
 describe('editor fields from the schemas', () => {
@@ -88,17 +88,63 @@ describe('draft validation', () => {
 describe('chip variants', () => {
   it('every variant is a valid chip that runs the default workloads', () => {
     for (const v of CHIP_VARIANTS) {
-      const exp = { ...defaultExperiment('l1-stream', { cores: 4, loads: 10 }), chip: { preset: 'scc', overrides: applyVariant({}, v.id) } };
+      const exp = { ...defaultExperiment('l1-stream', { cores: 4, loads: 10 }), chip: applyVariant({ preset: 'scc', overrides: {} }, v.id) };
       const run = prepareRun(exp, workloads);
       if (v.id === 'mesh-16x8') expect(run.chip.topo.cores).toBe(256);
       if (v.id === 'mesh-8x8') expect(run.chip.topo.cores).toBe(128);
-      expect(variantOf(exp.chip.overrides)).toBe(v.id);
+      if (v.id === 'mesh-32x16') expect(run.chip.topo.cores).toBe(1024);
+      expect(variantOf(exp.chip)).toBe(v.id);
     }
   });
 
-  it('switching variants keeps unrelated overrides', () => {
-    const o = applyVariant({ clocks: { divisor: 5 }, mesh: { hopMeshCycles: 2 } }, 'mesh-16x8');
-    expect(o).toMatchObject({ clocks: { divisor: 5 }, mesh: { hopMeshCycles: 2, width: 16, height: 8 } });
-    expect(applyVariant(o, 'preset')).toEqual({ clocks: { divisor: 5 }, mesh: { hopMeshCycles: 2 } });
+  it('switching variants keeps unrelated overrides and drops what the mesh preset derives', () => {
+    const o = applyVariant({ preset: 'scc', overrides: { clocks: { divisor: 5 }, mesh: { hopMeshCycles: 2 }, testAndSetRegisters: 64 } }, 'mesh-16x8');
+    expect(o).toEqual({ preset: 'mesh', overrides: { clocks: { divisor: 5 }, mesh: { hopMeshCycles: 2, width: 16, height: 8 } } });
+    expect(applyVariant(o, 'scc')).toEqual({ preset: 'scc', overrides: { clocks: { divisor: 5 }, mesh: { hopMeshCycles: 2 } } });
+    // the mesh preset's own size is a variant too; explicit islands make a custom chip
+    expect(variantOf({ preset: 'mesh', overrides: {} })).toBe('mesh-8x8');
+    expect(variantOf({ preset: 'mesh', overrides: { mesh: { width: 5, height: 3 } } })).toBe('custom');
+    expect(variantOf({ preset: 'scc', overrides: { islands: { tiles: [[0]] } } })).toBe('custom');
+    // another family's overrides do not follow the chip into the SCC family
+    expect(applyVariant({ preset: 'tile64', overrides: { clocks: { coreMHz: 700 } } }, 'mesh-8x8')).toEqual({ preset: 'mesh', overrides: { mesh: { width: 8, height: 8 } } });
+  });
+});
+
+describe('chip fields per family', () => {
+  it('the SCC family shows its fields from its schema', () => {
+    expect(chipFields('scc').map((f) => f.name)).toEqual(chipFieldPaths('scc').map((p) => p.path));
+    expect(chipFields('scc').find((f) => f.name === 'mpb.remoteAccessCycles')).toMatchObject({ kind: 'integer' });
+  });
+
+  it('TILE64 shows its own fields, derived from its schema', () => {
+    if (!PRESETS.tile64) return; // the family is being finished
+    const f = chipFields('tile64');
+    expect(f.map((x) => x.name)).toEqual(['clocks.baseMHz', 'missesInFlight', 'homing.remoteBaseCycles', 'memory.accessCycles', 'tlb.hugePages', 'tlb.missCycles', 'dma.setupCycles']);
+    expect(f.find((x) => x.name === 'tlb.hugePages')).toMatchObject({ kind: 'boolean' });
+    expect(f.find((x) => x.name === 'missesInFlight')).toMatchObject({ kind: 'integer', min: 1, max: 16 });
+    expect(f.some((x) => x.name.startsWith('mpb.'))).toBe(false);
+    const d = draftOf({ ...defaultExperiment(), chip: { preset: 'tile64', overrides: {} } });
+    expect(fieldValue(d, f.find((x) => x.name === 'clocks.baseMHz')!)).toBe(600);
+    // an invalid value is named next to the TILE64 field
+    const bad = withField(d, f.find((x) => x.name === 'missesInFlight')!, 99);
+    expect(validateDraft(bad, workloads).fieldErrors['chip.missesInFlight']).toBeTruthy();
+  });
+
+  it('switching to another family clears the overrides and the timeline (and says so); within a family they stay', () => {
+    const d = { ...draftOf(defaultExperiment()), timeline: [{ kind: 'island-divisor' as const, atNs: 0, island: 1, divisor: 5 }] };
+    const withDiv = { ...d, chip: { preset: 'scc', overrides: { clocks: { divisor: 5 } } } };
+    if (PRESETS.mesh) {
+      const same = withPreset(withDiv, 'mesh');
+      expect(same.cleared).toBeNull();
+      expect(same.draft.chip).toEqual({ preset: 'mesh', overrides: { clocks: { divisor: 5 } } });
+      expect(same.draft.timeline).toHaveLength(1);
+    }
+    if (!PRESETS.tile64) return;
+    const other = withPreset(withDiv, 'tile64');
+    expect(other.draft.chip).toEqual({ preset: 'tile64', overrides: {} });
+    expect(other.draft.timeline).toEqual([]);
+    expect(other.cleared).toContain('chip overrides');
+    expect(other.cleared).toContain('1 timeline change');
+    expect(withPreset({ ...d, timeline: [] }, 'tile64').cleared).toBeNull(); // nothing to clear, nothing to say
   });
 });

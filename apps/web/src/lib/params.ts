@@ -1,12 +1,11 @@
 /**
  * The experiment editor's model: form fields derived from the zod schemas (workload
- * parameters from the registry, a curated set of chip fields from ChipSchema, the
- * experiment's own settings), a draft that may hold invalid values, and validation that
- * names each problem next to its field.
+ * parameters from the registry, a curated set of chip fields per chip family from that
+ * family's schema, the experiment's own settings), a draft that may hold invalid values, and
+ * validation that names each problem next to its field.
  */
 import { z } from 'zod';
 import {
-  SccChipSchema,
   deepMerge,
   familyOf,
   ExperimentSchema,
@@ -70,31 +69,78 @@ export function workloadFields(registry: WorkloadRegistry, name: string): Field[
   return Object.entries(schema.properties ?? {}).map(([n, p]) => fieldFromProp(`param.${n}`, n, p));
 }
 
-/** Chip parameters the editor shows as fields (the overrides JSON covers the rest). */
-export const CHIP_FIELD_PATHS: { path: string; label: string }[] = [
-  { path: 'clocks.divisor', label: 'Core clock divisor (base MHz / d)' },
-  { path: 'clocks.meshMHz', label: 'Mesh clock, MHz' },
-  { path: 'clocks.memoryMHz', label: 'Memory clock, MHz' },
-  { path: 'l2Enabled', label: 'L2 caches on' },
-  { path: 'missesInFlight', label: 'Outstanding misses per core' },
-  { path: 'mesh.hopMeshCycles', label: 'Hop latency, mesh cycles' },
-  { path: 'memory.serviceMemCycles', label: 'Controller time per line, memory cycles' },
-  { path: 'mpb.remoteAccessCycles', label: 'Remote MPB access, core cycles' },
-];
+/**
+ * Chip parameters the editor shows as fields, per chip family (the overrides JSON covers the
+ * rest). Paths are dotted paths into that family's config; ranges, defaults and descriptions
+ * come from the family's schema.
+ */
+export const CHIP_FIELD_PATHS: Record<string, { path: string; label: string }[]> = {
+  scc: [
+    { path: 'clocks.divisor', label: 'Core clock divisor (base MHz / d)' },
+    { path: 'clocks.meshMHz', label: 'Mesh clock, MHz' },
+    { path: 'clocks.memoryMHz', label: 'Memory clock, MHz' },
+    { path: 'l2Enabled', label: 'L2 caches on' },
+    { path: 'missesInFlight', label: 'Outstanding misses per core' },
+    { path: 'mesh.hopMeshCycles', label: 'Hop latency, mesh cycles' },
+    { path: 'memory.serviceMemCycles', label: 'Controller time per line, memory cycles' },
+    { path: 'mpb.remoteAccessCycles', label: 'Remote MPB access, core cycles' },
+  ],
+  tile64: [
+    { path: 'clocks.baseMHz', label: 'Core clock, MHz' },
+    { path: 'missesInFlight', label: 'Outstanding misses per core' },
+    { path: 'homing.remoteBaseCycles', label: 'Remote home access, base cycles' },
+    { path: 'memory.accessCycles', label: 'DRAM access next to a controller, cycles' },
+    { path: 'tlb.hugePages', label: '16 MB huge pages' },
+    { path: 'tlb.missCycles', label: 'TLB miss handler, cycles' },
+    { path: 'dma.setupCycles', label: 'DMA setup and completion, cycles' },
+  ],
+};
 
-let chipJson: JsonProp | null = null;
-function chipProp(path: string): JsonProp | undefined {
-  chipJson ??= z.toJSONSchema(SccChipSchema, { io: 'input', unrepresentable: 'any' }) as JsonProp;
-  let p: JsonProp | undefined = chipJson;
+/** The chip family of a preset (undefined for an unknown preset). */
+export function familyOfPreset(preset: string): string | undefined {
+  return PRESETS[preset]?.family;
+}
+
+/** The field paths of a family (none for a family the editor has no list for: the overrides JSON covers it). */
+export function chipFieldPaths(family: string): { path: string; label: string }[] {
+  return CHIP_FIELD_PATHS[family] ?? [];
+}
+
+const chipJson = new Map<string, JsonProp>();
+function chipProp(family: string, path: string): JsonProp | undefined {
+  let json = chipJson.get(family);
+  if (!json) {
+    json = z.toJSONSchema(familyOf(family).schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonProp;
+    chipJson.set(family, json);
+  }
+  let p: JsonProp | undefined = json;
   for (const part of path.split('.')) p = p?.properties?.[part];
   return p;
 }
 
-export function chipFields(): Field[] {
-  return CHIP_FIELD_PATHS.map(({ path, label }) => {
-    const p = chipProp(path) ?? {};
+/** The chip fields of a family (default: the SCC family, the default experiment's). */
+export function chipFields(family = 'scc'): Field[] {
+  return chipFieldPaths(family).map(({ path, label }) => {
+    const p = chipProp(family, path) ?? {};
     return fieldFromProp(`chip.${path}`, path, p, label);
   });
+}
+
+/**
+ * The draft with another preset. Overrides and timeline events belong to a family's config
+ * (its paths, its power domains): when the family changes they are cleared, and `cleared`
+ * says what went (for a visible note). Within one family they are kept.
+ */
+export function withPreset(draft: Draft, preset: string): { draft: Draft; cleared: string | null } {
+  const from = familyOfPreset(draft.chip.preset);
+  const to = familyOfPreset(preset);
+  if (from === to) return { draft: { ...draft, chip: { ...draft.chip, preset } }, cleared: null };
+  const what: string[] = [];
+  const n = Object.keys(draft.chip.overrides).length;
+  if (n > 0) what.push(`the chip overrides (${JSON.stringify(draft.chip.overrides).slice(0, 120)})`);
+  if (draft.timeline.length > 0) what.push(`${draft.timeline.length} timeline change${draft.timeline.length === 1 ? '' : 's'}`);
+  const next: Draft = { ...draft, chip: { preset, overrides: {} }, timeline: [] };
+  return { draft: next, cleared: what.length ? `${what.join(' and ')} of the ${from ?? 'previous'} family` : null };
 }
 
 /** The experiment's own settings. */
@@ -235,7 +281,7 @@ export function validateDraft(draft: Draft, registry: WorkloadRegistry): Validat
     const merged = deepMerge(JSON.parse(JSON.stringify(preset.chip)), draft.chip.overrides);
     const parsed = familyOf(preset.family).schema.safeParse(merged);
     if (!parsed.success) {
-      const known = new Set(CHIP_FIELD_PATHS.map((f) => f.path));
+      const known = new Set(chipFieldPaths(preset.family).map((f) => f.path));
       for (const i of parsed.error.issues) {
         const p = issuePath(i.path);
         if (known.has(p) && !fieldErrors[`chip.${p}`]) fieldErrors[`chip.${p}`] = i.message;

@@ -8,8 +8,10 @@ import { drawLineChart } from '../charts/draw';
 import { CanvasCard } from '../components/CanvasCard';
 import { Editor } from '../components/Editor';
 import { keyNumbers, RowsChart } from '../components/ResultsPanel';
+import { transactionBytesOf } from '../lib/floorplan';
 import { delta } from '../lib/format';
 import { validateDraft, type Draft } from '../lib/params';
+import type { CoresPerWorker } from '../lib/workers';
 import { LiveRun } from '../sim/live-run';
 import { SeriesColumns } from '../sim/telemetry';
 
@@ -25,8 +27,9 @@ export interface CompareProps {
   onA(s: Slot): void;
   onB(s: Slot): void;
   registry: WorkloadRegistry;
-  coresPerWorker: number;
-  onCoresPerWorker(n: number): void;
+  coresPerWorker: CoresPerWorker;
+  onCoresPerWorker(n: CoresPerWorker): void;
+  hostCpus: number;
   host: () => HostAdapter;
 }
 
@@ -34,8 +37,8 @@ const A_COLOR = '#0072B2';
 const B_COLOR = '#D55E00';
 
 function OverlayChart({ id, title, yLabel, a, b, pick }: { id: string; title: string; yLabel: string; a: Results; b: Results; pick: (s: SeriesColumns) => Float64Array }) {
-  const sa = useMemo(() => SeriesColumns.fromResults(a.series), [a]);
-  const sb = useMemo(() => SeriesColumns.fromResults(b.series), [b]);
+  const sa = useMemo(() => SeriesColumns.fromResults(a.series, transactionBytesOf(a.experiment.chip)), [a]);
+  const sb = useMemo(() => SeriesColumns.fromResults(b.series, transactionBytesOf(b.experiment.chip)), [b]);
   return (
     <CanvasCard
       id={id}
@@ -85,7 +88,7 @@ export function Compare(props: CompareProps) {
   const runOne = (which: 'A' | 'B', slot: Slot): Promise<Slot> => {
     const v = validateDraft(slot.draft, props.registry);
     if (!v.experiment) return Promise.reject(new Error(`${which}: ${[...Object.values(v.fieldErrors), ...v.general].join('; ')}`));
-    const run = new LiveRun(v.experiment, { coresPerWorker: props.coresPerWorker, host: props.host, registry: props.registry });
+    const run = new LiveRun(v.experiment, { coresPerWorker: props.coresPerWorker, hostCpus: props.hostCpus, host: props.host, registry: props.registry });
     current.current = run;
     setRunning(which);
     return new Promise((resolve, reject) => {
@@ -143,6 +146,7 @@ export function Compare(props: CompareProps) {
           onChange={(d) => set({ draft: d, results: null, wallMs: 0 })}
           coresPerWorker={props.coresPerWorker}
           onCoresPerWorker={props.onCoresPerWorker}
+          hostCpus={props.hostCpus}
         />
       </details>
     </section>

@@ -32,7 +32,10 @@ import { Telemetry } from './telemetry';
 export type RunStatus = 'ready' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
 
 export interface LiveRunOptions {
-  coresPerWorker: number;
+  /** Simulated cores per worker, or 'auto': fitted to `hostCpus` (the engine's fitCoresPerWorker). */
+  coresPerWorker: number | 'auto';
+  /** Host CPUs for 'auto' (default 1). */
+  hostCpus?: number;
   host: () => HostAdapter;
   registry: WorkloadRegistry;
   /** Simulated ns per wall second; Infinity runs flat out. */
@@ -97,7 +100,7 @@ export class LiveRun {
 
   constructor(experiment: Experiment, opts: LiveRunOptions) {
     this.opts = opts;
-    this.sim = new Simulation(experiment, opts.registry, { coresPerWorker: opts.coresPerWorker });
+    this.sim = new Simulation(experiment, opts.registry, { coresPerWorker: opts.coresPerWorker, hostCpus: opts.hostCpus });
     this.experiment = this.sim.run.experiment;
     this.telemetry = new Telemetry(this.sim.run, this.sim.views);
     this.speed = opts.speedNsPerS ?? Infinity;

@@ -3,7 +3,8 @@
  * in the two windows: "recent" (moving average over the last few epochs, while running)
  * and "run" (the whole run so far).
  */
-import { C, STALL_NAMES } from '@manycore/engine';
+import { C, STALL_NAMES, type FloorplanSpec } from '@manycore/engine';
+import { hasMpb } from '../lib/floorplan';
 import { num, pct, watts } from '../lib/format';
 import type { Telemetry, Window } from './telemetry';
 
@@ -106,6 +107,25 @@ export const CORE_METRICS: CoreMetric[] = [
 
 export function metricById(id: string): CoreMetric {
   return CORE_METRICS.find((m) => m.id === id) ?? CORE_METRICS[0]!;
+}
+
+/** Metrics that need the tiles' message-passing buffers (the engine's MPB region and MPB counters). */
+const MPB_METRICS = new Set(['mpb', 'stall-mpb']);
+
+/** The metrics that mean something on a chip of this floorplan (no MPB metrics without MPBs). */
+export function metricsFor(spec: FloorplanSpec): CoreMetric[] {
+  return hasMpb(spec) ? CORE_METRICS : CORE_METRICS.filter((m) => !MPB_METRICS.has(m.id));
+}
+
+/** The metric `id` if it means something on this floorplan, else the first (utilisation). */
+export function metricFor(spec: FloorplanSpec, id: string): CoreMetric {
+  const list = metricsFor(spec);
+  return list.find((m) => m.id === id) ?? list[0]!;
+}
+
+/** Whether stall kind `i` (STALL_NAMES) can happen on this floorplan. */
+export function stallApplies(spec: FloorplanSpec, i: number): boolean {
+  return STALL_NAMES[i] !== 'mpb' || hasMpb(spec);
 }
 
 /** Upper end of the link colour scale: the busiest link, rounded up, at least 1 flit/µs. */

@@ -15,11 +15,27 @@ describe('telemetry read from the shared buffers', () => {
     expect(Array.from(s.timeNs.view())).toEqual(r.series.timeNs);
     expect(Array.from(s.flitsPerUs.view()).map((x) => Number(x.toPrecision(12)))).toEqual(r.series.flitsPerUs);
     expect(Array.from(s.controllerQueueDepth[0]!.view())).toEqual(r.series.controllerQueueDepth.map((x) => x[0]));
-    const fromResults = SeriesColumns.fromResults(r.series);
+    const fromResults = SeriesColumns.fromResults(r.series, t.lineBytes);
     expect(fromResults.length).toBe(s.length);
+    expect(t.lineBytes).toBe(32); // the SCC's controllers count 32-byte lines (its FloorplanSpec)
+    expect(Array.from(fromResults.controllerGBps[0]!.view())).toEqual(Array.from(s.controllerGBps[0]!.view()));
     for (const c of r.simulated.cores) expect(t.utilRun(c.core)).toBeCloseTo(c.utilization, 9);
     for (const l of r.simulated.links) expect(t.linkRun(l.id)).toBeCloseTo(l.flitsPerUs, 6);
     expect(t.messages(0, r.simulated.cores.find((c) => c.messagesReceived > 0 && c.core !== 0)!.core)).toBeGreaterThan(0);
+  });
+});
+
+describe('telemetry of another family', () => {
+  it('takes bytes per memory transaction from the family floorplan and scans no MPBs on a chip without them', () => {
+    let run: Simulation;
+    try {
+      run = new Simulation({ version: 1, chip: { preset: 'tile64' }, workload: { name: 'latency-ladder', params: {} } }, workloads);
+    } catch {
+      return; // the TILE64 family or its workload is not in this tree yet
+    }
+    const t = new Telemetry(run.run, run.views);
+    expect(t.lineBytes).toBe(64);
+    expect(t.hasMpb).toBe(false);
   });
 });
 

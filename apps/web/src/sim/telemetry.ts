@@ -18,11 +18,13 @@ import {
   meshLinks,
   PS_PER_NS,
   S,
+  seriesOffsets,
   STALL_NAMES,
   type PreparedRun,
   type ResolvedChip,
   type Views,
 } from '@manycore/engine';
+import { floorplanOf, hasMpb } from '../lib/floorplan';
 
 export const STALLS = STALL_NAMES.length;
 
@@ -77,45 +79,50 @@ export class SeriesColumns {
   /** Appends sample i from an engine series record layout (as readSeries reads it). */
   pushRecord(s: Float64Array, o: number, lineBytes: number): void {
     const prevT = this.timeNs.length ? this.timeNs.get(this.timeNs.length - 1) : 0;
-    const t = s[o]! / PS_PER_NS;
+    const t = s[o + seriesOffsets(this.islands, this.controllers).timePs]! / PS_PER_NS;
     this.timeNs.push(t);
-    this.chipPowerW.push(s[o + 1]!);
-    this.flitsPerUs.push(s[o + 2]!);
-    let p = o + 3;
-    for (let i = 0; i < this.islands; i++) this.islandPowerW[i]!.push(s[p++]!);
+    const off = seriesOffsets(this.islands, this.controllers); // the engine's one record layout
+    this.chipPowerW.push(s[o + off.chipPowerW]!);
+    this.flitsPerUs.push(s[o + off.flitsPerUs]!);
+    for (let i = 0; i < this.islands; i++) this.islandPowerW[i]!.push(s[o + off.islandPowerW + i]!);
     for (let m = 0; m < this.controllers; m++) {
-      const req = s[p++]!;
+      const req = s[o + off.controllerRequests + m]!;
       const col = this.controllerRequests[m]!;
       const prev = col.length ? col.get(col.length - 1) : 0;
       col.push(req);
       const dt = t - prevT;
       this.controllerGBps[m]!.push(dt > 0 ? ((req - prev) * lineBytes) / dt : 0);
     }
-    for (let m = 0; m < this.controllers; m++) this.controllerQueueDepth[m]!.push(s[p++]!);
+    for (let m = 0; m < this.controllers; m++) this.controllerQueueDepth[m]!.push(s[o + off.controllerQueueDepth + m]!);
   }
-  /** Columns from a finished run's results.series. */
-  static fromResults(series: {
+  /**
+   * Columns from a finished run's results.series; `transactionBytes`: bytes per controller
+   * request of that run's chip (its FloorplanSpec.transactionBytes), for the bandwidth.
+   */
+  static fromResults(
+    series: {
     timeNs: number[];
     chipPowerW: number[];
     flitsPerUs: number[];
     islandPowerW: number[][];
     controllerRequests: number[][];
     controllerQueueDepth: number[][];
-  }): SeriesColumns {
+    },
+    transactionBytes: number,
+  ): SeriesColumns {
     const islands = series.islandPowerW[0]?.length ?? 0;
     const controllers = series.controllerRequests[0]?.length ?? 0;
     const out = new SeriesColumns(islands, controllers);
-    const stride = 3 + islands + 2 * controllers;
-    const rec = new Float64Array(stride);
+    const off = seriesOffsets(islands, controllers);
+    const rec = new Float64Array(off.coreUtilization);
     series.timeNs.forEach((t, i) => {
-      rec[0] = t * PS_PER_NS;
-      rec[1] = series.chipPowerW[i]!;
-      rec[2] = series.flitsPerUs[i]!;
-      let p = 3;
-      for (const w of series.islandPowerW[i]!) rec[p++] = w;
-      for (const r of series.controllerRequests[i]!) rec[p++] = r;
-      for (const q of series.controllerQueueDepth[i]!) rec[p++] = q;
-      out.pushRecord(rec, 0, 32);
+      rec[off.timePs] = t * PS_PER_NS;
+      rec[off.chipPowerW] = series.chipPowerW[i]!;
+      rec[off.flitsPerUs] = series.flitsPerUs[i]!;
+      rec.set(series.islandPowerW[i]!, off.islandPowerW);
+      rec.set(series.controllerRequests[i]!, off.controllerRequests);
+      rec.set(series.controllerQueueDepth[i]!, off.controllerQueueDepth);
+      out.pushRecord(rec, 0, transactionBytes);
     });
     return out;
   }
@@ -150,7 +157,10 @@ export class Telemetry {
   private seriesLog = 0;
   private mpbAt = -Infinity;
   private readonly tauPs: number;
-  private readonly lineBytes = 32;
+  /** Bytes per memory-controller request (the family's FloorplanSpec.transactionBytes). */
+  readonly lineBytes: number;
+  /** Whether the tiles hold MPBs (then the `mpb` region is scanned for occupancy). */
+  readonly hasMpb: boolean;
 
   constructor(run: PreparedRun, views: Views) {
     this.chip = run.chip;
@@ -158,6 +168,9 @@ export class Telemetry {
     this.cores = run.chip.topo.cores;
     this.tiles = run.chip.topo.tiles;
     this.links = meshLinks(run.chip.topo);
+    const spec = floorplanOf(run.chip);
+    this.lineBytes = spec.transactionBytes;
+    this.hasMpb = hasMpb(spec);
     this.series = new SeriesColumns(run.chip.islands, run.chip.controllers);
     const n = this.cores;
     this.utilRecent = new Float64Array(n);
@@ -191,7 +204,7 @@ export class Telemetry {
       changed = true;
     }
     if (this.readSeries()) changed = true;
-    if (changed && wallMs - this.mpbAt > 250) {
+    if (changed && this.hasMpb && wallMs - this.mpbAt > 250) {
       this.mpbAt = wallMs;
       this.scanMpb();
     }

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { resolveChip, type FloorplanSpec } from '@manycore/engine';
+import { controllerKind, floorplanOf, hasDomains, hasMpb, transactionBytesOf } from './floorplan';
+import { metricsFor } from '../sim/metrics';
+import { inspectorRows } from '../components/Inspector';
+
+const noMpb: FloorplanSpec = {
+  width: 8,
+  height: 8,
+  coresPerTile: 1,
+  tileStore: { label: 'L2 (home)', bytes: 65536 },
+  controllers: [{ tile: 1, label: 'DDR0' }],
+  domains: [],
+  transactionBytes: 64,
+};
+
+describe('what the web takes from the family floorplan', () => {
+  it('the SCC: MPBs, voltage islands, 32-byte transactions, MC controllers', () => {
+    const spec = floorplanOf(resolveChip('scc'));
+    expect(hasMpb(spec)).toBe(true);
+    expect(hasDomains(spec)).toBe(true);
+    expect(controllerKind(spec)).toBe('MC');
+    expect(transactionBytesOf({ preset: 'scc' })).toBe(32);
+    expect(metricsFor(spec).map((m) => m.id)).toContain('mpb');
+    expect(inspectorRows(spec).map((r) => r.key)).toContain('mpb');
+  });
+
+  it('a family whose tiles hold no MPB gets no MPB metrics, rows or stalls', () => {
+    expect(hasMpb(noMpb)).toBe(false);
+    expect(hasDomains(noMpb)).toBe(false);
+    expect(controllerKind(noMpb)).toBe('DDR');
+    const ids = metricsFor(noMpb).map((m) => m.id);
+    expect(ids).not.toContain('mpb');
+    expect(ids).not.toContain('stall-mpb');
+    expect(ids).toContain('utilization');
+    const rows = inspectorRows(noMpb).map((r) => r.label);
+    expect(rows.some((l) => l.includes('MPB'))).toBe(false);
+    expect(rows).toContain('Loads / stores');
+    expect(hasMpb({ ...noMpb, tileStore: null })).toBe(false);
+  });
+
+  it('TILE64 (when it resolves): 64-byte transactions, no MPB, no domains', () => {
+    let spec: FloorplanSpec;
+    try {
+      spec = floorplanOf(resolveChip('tile64'));
+    } catch {
+      return; // the family is being finished
+    }
+    expect(spec.transactionBytes).toBe(64);
+    expect(hasMpb(spec)).toBe(false);
+    expect(hasDomains(spec)).toBe(false);
+    expect(transactionBytesOf({ preset: 'tile64' })).toBe(64);
+  });
+});
