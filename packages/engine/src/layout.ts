@@ -350,7 +350,6 @@ export interface Views {
   ctl: Int32Array;
   ctlF: Float64Array;
   core: Float64Array;
-  wlog: DataView;
   wlogF: Float64Array;
   wlogU: Uint32Array;
   txnF: Float64Array;
@@ -384,7 +383,6 @@ export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: Shared
     ctl: new Int32Array(state, o.ctl, 32),
     ctlF: new Float64Array(state, o.ctlF, CTLF_SLOTS),
     core: new Float64Array(state, o.core, cores * CORE_SLOTS),
-    wlog: new DataView(state, o.wlog, cores * layout.wlogCap * WLOG_BYTES),
     wlogF: new Float64Array(state, o.wlog, (cores * layout.wlogCap * WLOG_BYTES) / 8),
     wlogU: new Uint32Array(state, o.wlog, (cores * layout.wlogCap * WLOG_BYTES) / 4),
     txnF: new Float64Array(state, o.txn, (cores * layout.txnCap * TXN_BYTES) / 8),

@@ -5,9 +5,10 @@
  *   Experiment (experiment.ts) --prepareRun--> ResolvedChip + workload params + RunSettings
  *   + Layout; the driver allocates the shared buffers and initialises them (Committer.initState),
  *   then starts ceil(cores / coresPerWorker) workers through a HostAdapter. Each worker gets
- *   the experiment, the buffers and its core ids, re-derives the same plan (workerMain) and runs
- *   the epoch loop (scheduler.ts). The driver never blocks: it reads progress and telemetry
- *   straight from the shared buffer and collects each worker's rows when it ends.
+ *   the prepared plan as plain data (RunPlan: nothing is validated or resolved again), the
+ *   buffers and its core ids, and runs the epoch loop (scheduler.ts). The driver never blocks:
+ *   it reads progress and telemetry straight from the shared buffer and collects each
+ *   worker's rows when it ends.
  * Host adapters are thin: workers/node-host.ts (worker_threads), workers/browser-host.ts (Web
  * Workers), and the inline host here (all cores on the calling thread, for tests).
  */
@@ -98,10 +99,28 @@ export function prepareRun(input: unknown, registry: WorkloadRegistry, layoutOpt
   return { experiment, chip, workload, params, settings, layout };
 }
 
+/**
+ * A prepared run as plain, structured-clonable data (typed arrays, a Map, numbers, strings):
+ * what the driver hands its workers, so a run is validated and resolved once, by the driver.
+ * The workload travels by name (its functions cannot be cloned) and is looked up in the worker's
+ * registry, the same registry the driver prepared with.
+ */
+export interface RunPlan {
+  experiment: Experiment;
+  chip: ResolvedChip;
+  workloadName: string;
+  params: Record<string, unknown>;
+  settings: RunSettings;
+  layout: Layout;
+}
+
+export function planOf(run: PreparedRun): RunPlan {
+  return { experiment: run.experiment, chip: run.chip, workloadName: run.workload.name, params: run.params, settings: run.settings, layout: run.layout };
+}
+
 /** What a worker receives. Plain data (structured-clonable). */
 export interface WorkerInit {
-  experiment: Experiment;
-  layoutOpts: LayoutOptions;
+  plan: RunPlan;
   state: SharedArrayBuffer;
   pool: SharedArrayBuffer;
   coreIds: number[];
@@ -112,9 +131,10 @@ export interface WorkerInit {
 
 /** The body of every worker (and of the inline host): run the loop, return rows. */
 export function workerMain(init: WorkerInit, registry: WorkloadRegistry): WorkerRunResult {
-  const run = prepareRun(init.experiment, registry, init.layoutOpts);
-  const views = makeViews(run.layout, init.state, init.pool);
-  const runner = new CoreRunner(run.chip, views, run.settings, run.workload, run.params, run.experiment.seed, init.coreIds);
+  const plan = init.plan;
+  const workload = findWorkload(registry, plan.workloadName);
+  const views = makeViews(plan.layout, init.state, init.pool);
+  const runner = new CoreRunner(plan.chip, views, plan.settings, workload, plan.params, plan.experiment.seed, init.coreIds);
   runner.loop(init.workers, init.coresPerWorker, init.index);
   return runner.result();
 }
@@ -198,10 +218,11 @@ export class Simulation {
   private inits(workers: number, cpw: number): WorkerInit[] {
     const cores = this.run.chip.topo.cores;
     const out: WorkerInit[] = [];
+    const plan = planOf(this.run);
     for (let w = 0; w < workers; w++) {
       const coreIds: number[] = [];
       for (let c = w * cpw; c < Math.min(cores, (w + 1) * cpw); c++) coreIds.push(c);
-      out.push({ experiment: this.run.experiment, layoutOpts: this.layoutOpts, state: this.views.state, pool: this.views.pool, coreIds, workers, coresPerWorker: cpw, index: w });
+      out.push({ plan, state: this.views.state, pool: this.views.pool, coreIds, workers, coresPerWorker: cpw, index: w });
     }
     // every worker runs the first epoch
     Atomics.store(this.views.ctl, CTL.expected, workers);
