@@ -14,12 +14,3 @@ export const PS_PER_S = 1e12;
 export function periodPsFromMHz(freqMHz: number): number {
   return Math.round(1e6 / freqMHz);
 }
-
-/** Frequency in MHz of an SCC tile clock: 1600 / divisor. */
-export function tileMHz(baseMHz: number, divisor: number): number {
-  return baseMHz / divisor;
-}
-
-export function psToNs(ps: number): number {
-  return ps / PS_PER_NS;
-}

@@ -36,9 +36,6 @@ export function mpbLineId(tile: number, offsetBytes: number): number {
 export function tasLineId(reg: number): number {
   return ((SPACE_TAS << SPACE_SHIFT) | reg) >>> 0;
 }
-export function lineSpace(lineId: number): number {
-  return lineId >>> SPACE_SHIFT;
-}
 
 // ---- LUT entries -----------------------------------------------------------------
 /** Target kinds of a LUT entry (bits 31..29). */
