@@ -12,6 +12,7 @@
  *   live participants have arrived; the next epoch ends one quantum after the slowest core.
  */
 import { describe, expect, it } from 'vitest';
+import { zeroState } from './testing';
 import fc from 'fast-check';
 import type { ResolvedChip } from './chip';
 import { resolveChip } from './chips/registry';
@@ -29,19 +30,6 @@ interface Fixture {
   committer: Committer;
 }
 
-/**
- * Zeroes every region of the state buffer but the caches (l1, l2), and the DRAM pool: a fresh
- * state as allocateBuffers gives, without allocating (found from the layout's offsets, so a
- * region added to the layout is zeroed too).
- */
-function zeroState(v: Views): void {
-  const regions = Object.entries(v.layout.off).sort((a, b) => a[1] - b[1]);
-  const bytes = new Uint8Array(v.state);
-  regions.forEach(([name, start], i) => {
-    if (name !== 'l1' && name !== 'l2') bytes.fill(0, start, i + 1 < regions.length ? regions[i + 1]![1] : v.layout.stateBytes);
-  });
-  v.poolU8.fill(0);
-}
 
 let reused: Views | null = null;
 

@@ -10,9 +10,10 @@
  *   PoolExhaustedError with a message naming memory.poolBytes, and changes nothing.
  */
 import { describe, expect, it } from 'vitest';
+import { freshState, reusedState } from './testing';
 import fc from 'fast-check';
 import { resolveChip } from './chips/registry';
-import { allocateBuffers, BLOCK_BYTES, BLOCKS_PER_CTRL, computeLayout, CTL, makeViews, type Layout, type Views } from './layout';
+import { BLOCK_BYTES, BLOCKS_PER_CTRL, computeLayout, CTL, type Layout, type Views } from './layout';
 import { mpbByteOffset, PoolExhaustedError, readCommittedLine, valueAt, writeCommittedLine } from './memory';
 import { dramLineId, LINE_BYTES, LINE_WORDS, mpbLineId, tasLineId } from './vocabulary';
 
@@ -25,31 +26,11 @@ function fixture(poolBytes = 4 * BLOCK_BYTES): Views {
     layout = computeLayout(resolveChip('scc', { memory: { poolBytes } }), { wlogCap: 64, txnCap: 64 });
     layouts.set(poolBytes, layout);
   }
-  const { state, pool } = allocateBuffers(layout);
-  return makeViews(layout, state, pool);
+  return freshState(layout);
 }
 
-/**
- * Zeroes every region of the state buffer but the caches (l1, l2), and the DRAM pool: a fresh
- * state as allocateBuffers gives, without allocating (found from the layout's offsets, so a
- * region added to the layout is zeroed too).
- */
-function zeroState(v: Views): void {
-  const regions = Object.entries(v.layout.off).sort((a, b) => a[1] - b[1]);
-  const bytes = new Uint8Array(v.state);
-  regions.forEach(([name, start], i) => {
-    if (name !== 'l1' && name !== 'l2') bytes.fill(0, start, i + 1 < regions.length ? regions[i + 1]![1] : v.layout.stateBytes);
-  });
-  v.poolU8.fill(0);
-}
-
-let reused: Views | null = null;
-/** One state reused by the property test, zeroed (a fresh 20 MB state per run costs more than the run). */
-function cleanFixture(): Views {
-  reused ??= fixture();
-  zeroState(reused);
-  return reused;
-}
+/** One state reused by the property test, zeroed at each call. */
+const cleanFixture = reusedState(fixture().layout);
 
 /** A 32-byte line image (with its word view) filled from f(byte index). */
 function line(f: (i: number) => number): { u8: Uint8Array; u32: Uint32Array } {
@@ -180,8 +161,7 @@ describe('MPB and test-and-set spaces', () => {
 
   it('tiles are mpbBytes apart when the MPB is smaller than 16 KB', () => {
     const layout = computeLayout(resolveChip('scc', { memory: { poolBytes: BLOCK_BYTES }, mpb: { bytesPerTile: 8192, localAccessCycles: 15, remoteAccessCycles: 45 } }), { wlogCap: 64, txnCap: 64 });
-    const { state, pool } = allocateBuffers(layout);
-    const v = makeViews(layout, state, pool);
+    const v = freshState(layout);
     expect(v.mpb.length).toBe(24 * 8192);
     expect(mpbByteOffset(v, mpbLineId(3, 8192 - 32))).toBe(4 * 8192 - 32);
     const a = line((i) => i ^ 0x5c);

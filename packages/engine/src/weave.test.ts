@@ -17,10 +17,11 @@
  *   flits on the X-Y route; a link's packets wait the M/D/1 time for that utilisation.
  */
 import { describe, expect, it } from 'vitest';
+import { freshState, reusedState } from './testing';
 import fc from 'fast-check';
 import type { ResolvedChip } from './chip';
 import { resolveChip } from './chips/registry';
-import { allocateBuffers, CAL_CAP, computeLayout, CORE_SLOTS, CTRL_SLOTS, LINK_SLOTS, makeViews, S, TXN_BYTES, TXN_TARGET_MPB, type Layout, type Views } from './layout';
+import { CAL_CAP, computeLayout, CORE_SLOTS, CTRL_SLOTS, LINK_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, type Layout, type Views } from './layout';
 import { DIR_E, DIR_N, DIR_S, DIR_W } from './topology';
 import { C, STALL_DRAM, STALL_L2_MISS } from './vocabulary';
 import { Calendar, CTRL, LINK, Weaver } from './weave';
@@ -30,32 +31,10 @@ const layout: Layout = computeLayout(chip, { wlogCap: 64, txnCap: 64 });
 const SERVICE = chip.serviceMemPs;
 const Q = 1_000_000; // 1 us quantum
 
-function fixture(): Views {
-  const { state, pool } = allocateBuffers(layout);
-  return makeViews(layout, state, pool);
-}
-
-/**
- * Zeroes every region of the state buffer but the caches (l1, l2), and the DRAM pool: a fresh
- * state as allocateBuffers gives, without allocating (found from the layout's offsets, so a
- * region added to the layout is zeroed too).
- */
-function zeroState(v: Views): void {
-  const regions = Object.entries(v.layout.off).sort((a, b) => a[1] - b[1]);
-  const bytes = new Uint8Array(v.state);
-  regions.forEach(([name, start], i) => {
-    if (name !== 'l1' && name !== 'l2') bytes.fill(0, start, i + 1 < regions.length ? regions[i + 1]![1] : v.layout.stateBytes);
-  });
-  v.poolU8.fill(0);
-}
-
-let reused: Views | null = null;
-/** One state reused by the property tests, zeroed (a fresh 20 MB state per run costs more than the run). */
-function cleanFixture(): Views {
-  reused ??= fixture();
-  zeroState(reused);
-  return reused;
-}
+const fixture = (): Views => freshState(layout);
+/** One state reused by the property tests, zeroed at each call. */
+const cleanFixture = reusedState(layout);
+let calState: Views | null = null; // the calendar property test zeroes only what a calendar uses
 
 interface Txn {
   core: number;
@@ -201,8 +180,8 @@ describe('Calendar.book', () => {
     const booking = fc.record({ arrival: fc.integer({ min: 0, max: 5000 }), service: fc.integer({ min: 1, max: 300 }) });
     fc.assert(
       fc.property(fc.array(booking, { maxLength: 120 }), (bookings) => {
-        reused ??= fixture();
-        const v = reused;
+        calState ??= fixture();
+        const v = calState;
         v.cal.fill(0); // a calendar lives in the cal and ctrl regions only
         v.ctrl.fill(0);
         const cal = new Calendar(v);
