@@ -80,6 +80,12 @@ export class LabPage {
     const n = async (a: string) => Number(await el.getAttribute(`data-${a}`));
     return { cores: await n('cores'), tiles: await n('tiles'), controllers: await n('controllers'), domains: await n('domains'), store: (await el.getAttribute('data-store')) ?? '' };
   }
+  /** The chip view's read-out of the family's per-tile unit (e.g. TILE64's home L2 slices): fullest tile, lines in all, tiles holding any. */
+  async unitOccupancy(): Promise<{ max: number; total: number; tiles: number }> {
+    const el = this.id('unit-occupancy');
+    const n = async (a: string) => Number(await el.getAttribute(`data-${a}`));
+    return { max: await n('max'), total: await n('total'), tiles: await n('tiles') };
+  }
   /** The chip canvas's zoom, view origin (world units) and level of detail. */
   async chipView(): Promise<{ zoom: number; view: string; detail: string }> {
     const c = this.id('canvas-chip');

@@ -456,7 +456,25 @@ test('TILE64: the chip view draws the family’s floorplan (64 one-core tiles, h
   await expect(lab.id('inspector')).toContainText('memory controller DDR');
   await expect(lab.id('inspect-mpb')).toHaveCount(0);
   await expect(lab.id('inspect-loads')).not.toHaveText('–');
+  await expect(lab.id('inspect-unit')).toContainText('/ 1024 lines');
   await lab.shot('tile64', lab.id('view-chip'));
+  // home colouring: the run went to the end; the home L2 slices it filled are read from the
+  // unit state, some tile holds lines, and a tile's tooltip says which pages it is the home of
+  await expect(lab.id('unit-occupancy')).toContainText('Home L2 slices:');
+  await expect.poll(async () => Number(await lab.id('unit-occupancy').getAttribute('data-max'))).toBeGreaterThan(0);
+  const homes = await lab.unitOccupancy();
+  expect(homes.tiles).toBeGreaterThan(1); // core 0 reads shared pages homed on tiles at every distance
+  expect(homes.total).toBeGreaterThanOrEqual(homes.max);
+  await page.mouse.move(0, 0);
+  await expect(lab.id('chip-tooltip')).toBeHidden();
+  await lab.shot('tile64-homes', lab.id('view-chip'));
+  // tile 1 (1,0): its store box, below its core (chip-draw.ts: store from (7, 73), 86 x 20)
+  const store1 = { x: (104 + 146 + 50) * s, y: (104 + 83) * s };
+  await canvas.hover({ position: store1 });
+  await expect(lab.id('chip-tooltip')).toContainText('Tile 1 (1,0)');
+  await expect(lab.id('chip-tooltip')).toContainText('home of shared pages 1, 65, 129, … 4033 (64 of 4096)');
+  await expect(lab.id('chip-tooltip')).toHaveText(/home L2 slice: [1-9]\d* of 1024 lines/);
+  await lab.shot('tile64-home-tooltip', lab.id('view-chip'));
   metrics.tile64 = { digest, results: await lab.id('results').locator('p').first().textContent() };
 });
 

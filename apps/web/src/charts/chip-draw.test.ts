@@ -15,7 +15,9 @@ import {
   levelOfDetail,
   ROUTER_R,
   TILE,
+  tileFillColor,
   type ChipFrame,
+  type TileFill,
   type ChipGeometry,
   type Rect,
 } from './chip-draw';
@@ -149,6 +151,47 @@ class CountingPainter implements Painter {
   }
 }
 
+/** Records filled round rects (as the bounding box of each subpath) and lines. */
+class RecordingPainter implements Painter {
+  fills: { fill: string; rect: Rect }[] = [];
+  lines: { x1: number; y1: number; x2: number; y2: number }[] = [];
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {}
+  rect(): void {}
+  circle(): void {}
+  text(): void {}
+  measure(text: string, size = 12): number {
+    return text.length * size * 0.56;
+  }
+  line(x1: number, y1: number, x2: number, y2: number): void {
+    this.lines.push({ x1, y1, x2, y2 });
+  }
+  path(build: (p: PathSink) => void, s: Style): void {
+    const xs: number[] = [];
+    const ys: number[] = [];
+    const flush = () => {
+      if (xs.length && s.fill) this.fills.push({ fill: s.fill, rect: { x: Math.min(...xs), y: Math.min(...ys), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) } });
+      xs.length = 0;
+      ys.length = 0;
+    };
+    const pt = (x: number, y: number) => void (xs.push(x), ys.push(y));
+    const nop = () => undefined;
+    build({
+      moveTo: (x, y) => (flush(), pt(x, y)),
+      lineTo: pt,
+      arcTo: (x1, y1, x2, y2) => (pt(x1, y1), pt(x2, y2)),
+      closePath: nop,
+      arc: nop,
+      rect: (x, y, w, h) => (flush(), pt(x, y), pt(x + w, y + h)),
+      bezierCurveTo: nop,
+      quadraticCurveTo: nop,
+    });
+    flush();
+  }
+}
+
 /** The layer checks every floorplan must pass. */
 function layerChecks(id: string, g: ChipGeometry, cores: number) {
   it(`${id}: the static layer and its key do not depend on the data`, () => {
@@ -268,6 +311,61 @@ describe('the floorplan comes from the family (FloorplanSpec), not from SCC cons
     const bottom = Math.max(...g.cores.slice(0, 4).map((c) => c.y + c.h));
     expect(bottom).toBeCloseTo(g.tiles[0]!.y + TILE - 7, 9);
     expect(svg(g.width, g.height, (p) => drawChip(p, g, frame(1)))).not.toContain('MPB');
+  });
+});
+
+describe('tiles tinted by the fill of the family\'s per-tile unit (TILE64\'s home L2 slices)', () => {
+  const { spec, resolved } = tile64Spec();
+  const g = resolved ? chipGeometry(resolved) : floorplanGeometry(spec);
+  const fill = (seed: number, over: Partial<TileFill> = {}): TileFill => ({
+    value: (t) => ((t * 31 + seed * 17) % 5 === 0 ? 0 : (t * 7 + seed) % 40),
+    max: 40,
+    title: 'lines in the home L2 slice (of 1024)',
+    format: (v) => String(v),
+    storeText: (t) => `L2 (home) · ${t}`,
+    ...over,
+  });
+
+  it('the static layer does not depend on the values; the dynamic one draws tints, stores and a third legend bar', () => {
+    const a = frame(1, { tileFill: fill(1) });
+    const b = frame(1, { tileFill: fill(2, { max: 80 }) });
+    expect(chipStaticKey(g, a)).toBe(chipStaticKey(g, b));
+    expect(chipStaticKey(g, a)).not.toBe(chipStaticKey(g, frame(1))); // tinted or not changes the static layer
+    const staticA = svg(g.width, g.height, (p) => drawChipStatic(p, g, a));
+    expect(staticA).toBe(svg(g.width, g.height, (p) => drawChipStatic(p, g, b)));
+    expect(staticA).toContain('Tiles: lines in the home L2 slice (of 1024)');
+    expect(staticA).not.toContain('L2 (home)'); // every store is drawn over the tints
+    const dynA = svg(g.width, g.height, (p) => drawChipDynamic(p, g, a));
+    expect(dynA).not.toBe(svg(g.width, g.height, (p) => drawChipDynamic(p, g, b)));
+    expect(dynA).toContain('>L2 (home) · 63</text>');
+    expect(dynA).toContain(tileFillColor(39 / 40)); // tile 34 of seed 1: 39 of 40 lines
+    expect(dynA).toContain('>40</text>'); // the tile legend's top tick
+  });
+
+  it('a tile at 0 stays plain, the tint stays inside the tile outline and clear of the router stub', () => {
+    const p = new RecordingPainter(g.width, g.height);
+    drawChipDynamic(p, g, frame(1, { tileFill: fill(1, { value: (t) => (t === 9 ? 20 : 0) }) }));
+    const tints = p.fills.filter((f) => f.fill === tileFillColor(0.5));
+    expect(tints).toHaveLength(1);
+    const r = g.tiles[9]!;
+    const tint = tints[0]!.rect;
+    expect(tint.x).toBeGreaterThan(r.x + 1.25); // inside the widest (hovered) outline
+    expect(tint.x + tint.w).toBeLessThan(r.x + r.w - 1.25);
+    expect(tint.y + tint.h).toBeLessThan(r.y + r.h - 1.25);
+    const st = new RecordingPainter(g.width, g.height);
+    drawChipStatic(st, g, frame(1, { tileFill: fill(1) }));
+    // tinted floorplans start the router stub at the tile's corner (outside the tint)
+    expect(st.lines.some((l) => l.x1 === r.x + r.w && l.y1 === r.y + r.h)).toBe(true);
+    expect(st.lines.some((l) => l.x1 > r.x && l.x1 < r.x + r.w && l.y1 > r.y && l.y1 < r.y + r.h)).toBe(false);
+  });
+
+  it('the family\'s homing note is a second legend line, inside the drawing', () => {
+    if (!resolved) return;
+    expect(g.unitNote).toContain('k mod 64');
+    const out = svg(g.width, g.height, (p) => drawChip(p, g, frame(1, { tileFill: fill(1) })));
+    expect(out).toContain('Homing: shared page k on tile k mod 64');
+    expect(g.legendY + 78 + 12).toBeLessThan(g.height);
+    expect(chipGeometry(resolveChip('scc')).unitNote).toBeNull();
   });
 });
 

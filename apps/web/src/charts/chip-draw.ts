@@ -4,11 +4,13 @@
  * the tile store the family names, e.g. the SCC's MPB or TILE64's home L2) at their mesh
  * positions, a router at each tile's corner, the two directed links between neighbouring
  * routers, memory controllers with the family's labels on the mesh edge beside their tile's
- * router, power domains as dashed outlines when the family has them. Coordinates are world
+ * router, power domains as dashed outlines when the family has them, and tiles tinted by the
+ * fill of the family's per-tile memory-side unit when it describes one (TILE64's home L2
+ * slices; FloorplanSpec.unitOccupancy) with a third legend bar. Coordinates are world
  * units; the caller scales (and zooms: `visible` culls what is out of view, `detail` is the
  * level of detail the caller chose for its scale, see `levelOfDetail`).
  */
-import { interpolateViridis, interpolateYlOrRd } from 'd3';
+import { interpolateRdPu, interpolateViridis, interpolateYlOrRd } from 'd3';
 import { DIR_E, DIR_N, DIR_S, DIR_W, type FloorplanSpec, type ResolvedChip } from '@manycore/engine';
 import { controllerKind, floorplanOf } from '../lib/floorplan';
 import { INK, MUTED, drawColorLegendBar, drawColorLegendTicks } from './draw';
@@ -28,6 +30,8 @@ const CTRL_H = 40;
 const TOP_CTRL_ROOM = CTRL_H + 24;
 /** Room below the last router row for controllers on the bottom edge. */
 const BOTTOM_CTRL_ROOM = CTRL_H;
+/** Room below the legend for the family's line on its per-tile unit. */
+const UNIT_NOTE_ROOM = 20;
 
 /**
  * Level of detail: below this many CSS pixels per tile the floorplan draws each tile as one
@@ -70,6 +74,8 @@ export interface ChipGeometry {
   /** Power domains (outlines), as the family lists them; index = the domain's number. */
   domains: { rect: Rect; index: number; label: string }[];
   legendY: number;
+  /** The family's sentence on its per-tile unit (e.g. which tile homes which pages): a second legend line; null when none. */
+  unitNote: string | null;
   /** Scale of the legend (1 up to SCC-sized floorplans; larger meshes enlarge it to stay readable). */
   legendScale: number;
 }
@@ -172,11 +178,13 @@ export function floorplanGeometry(spec: FloorplanSpec): ChipGeometry {
   const meshBottom = padTop + H * SY + (sides.includes('bottom') ? BOTTOM_CTRL_ROOM : 0);
   // the legend keeps about its SCC size on screen when a large mesh is shrunk to fit the card
   // (estimated for a card about 1000 px wide and at most 760 px high)
-  const fitEstimate = Math.min(1000 / width, 760 / (meshBottom + PAD_BOTTOM));
+  const unitNote = spec.unitOccupancy?.note ?? null;
+  const padBottom = PAD_BOTTOM + (unitNote ? UNIT_NOTE_ROOM : 0);
+  const fitEstimate = Math.min(1000 / width, 760 / (meshBottom + padBottom));
   const legendScale = Math.max(1, 0.8 / fitEstimate);
   return {
     width,
-    height: meshBottom + PAD_BOTTOM * legendScale,
+    height: meshBottom + padBottom * legendScale,
     meshWidth: W,
     coresPerTile: K,
     tiles,
@@ -189,6 +197,7 @@ export function floorplanGeometry(spec: FloorplanSpec): ChipGeometry {
     controllerKind: controllerKind(spec),
     domains,
     legendY: meshBottom + 30 * legendScale,
+    unitNote,
     legendScale,
   };
 }
@@ -238,6 +247,16 @@ export function hitTest(g: ChipGeometry, x: number, y: number, detail: Detail = 
   return null;
 }
 
+export interface TileFill {
+  value(tile: number): number;
+  /** Upper end of the colour scale (lower end 0: a tile at 0 stays plain). */
+  max: number;
+  title: string;
+  format(v: number): string;
+  /** The text in a tile's store box (e.g. the store's name and the value), absent: the store's name. */
+  storeText?(tile: number): string;
+}
+
 export interface ChipFrame {
   coreValue(core: number): number;
   coreMax: number;
@@ -252,6 +271,11 @@ export interface ChipFrame {
   domainLabel(i: number): string;
   /** How full each tile's store is (0..1): drawn as a bar in the store; absent: not measured. */
   storeValue?(tile: number): number;
+  /**
+   * Tiles tinted by a value of their own (the fill of the family's per-tile unit, e.g. lines in
+   * a home L2 slice), with a legend bar `title`; absent: plain tiles (the SCC).
+   */
+  tileFill?: TileFill;
   selected: number | null;
   hover: Hit;
   showLabels: boolean;
@@ -266,6 +290,10 @@ export const IDLE_LINK = '#d5dae0';
 const LINK_LUT: string[] = Array.from({ length: 256 }, (_, i) => LINK_COLOR(i / 255));
 /** LINK_COLOR in 256 steps (as the viridis ramp): no colour string is built per link and frame. */
 export const linkColor = (t: number): string => LINK_LUT[Math.max(0, Math.min(255, Math.round(t * 255)))]!;
+/** Tile tints (TileFill): a light ramp, apart from the cores' viridis and the links' yellow to red. */
+export const TILE_FILL_COLOR = (t: number) => interpolateRdPu(0.08 + 0.72 * t);
+const TILE_FILL_LUT: string[] = Array.from({ length: 256 }, (_, i) => TILE_FILL_COLOR(i / 255));
+export const tileFillColor = (t: number): string => TILE_FILL_LUT[Math.max(0, Math.min(255, Math.round(t * 255)))]!;
 /** A tile cell none of whose cores runs the workload. */
 export const IDLE_CELL = '#e3e7ec';
 
@@ -309,8 +337,12 @@ function linkShown(f: ChipFrame, l: ChipGeometry['links'][number]): boolean {
   return Math.max(l.x1, l.x2) + 4 >= v.x && Math.min(l.x1, l.x2) - 4 <= v.x + v.w && Math.max(l.y1, l.y2) + 4 >= v.y && Math.min(l.y1, l.y2) - 4 <= v.y + v.h;
 }
 
-function legendWidth(g: ChipGeometry): number {
-  return Math.min(300, (g.width / g.legendScale - 2 * PAD_SIDE) / 2 - 30);
+/** Width of each legend bar when the legend has `bars` of them side by side. */
+function legendWidth(g: ChipGeometry, bars = 2): number {
+  return Math.min(300, (g.width / g.legendScale - 2 * PAD_SIDE) / bars - 30);
+}
+function legendBars(f: ChipFrame): number {
+  return f.tileFill ? 3 : 2;
 }
 const LINK_LEGEND = 'Links: flits per µs (grey: idle)';
 
@@ -344,14 +376,20 @@ export function drawChip(p: Painter, g: ChipGeometry, f: ChipFrame): void {
 /** What the static layer depends on besides the geometry (and the view, which the canvas keys itself). */
 export function chipStaticKey(g: ChipGeometry, f: ChipFrame): string {
   let store = '';
-  if (f.storeValue && f.detail !== 'cells') for (let t = 0; t < g.tiles.length; t++) if (storeLevel(f, t) > 0) store += `${t},`;
+  if (f.storeValue && !f.tileFill && f.detail !== 'cells') for (let t = 0; t < g.tiles.length; t++) if (storeLevel(f, t) > 0) store += `${t},`;
   const h = f.hover && (f.hover.kind === 'tile' || f.hover.kind === 'router') ? `${f.hover.kind}${f.hover.id}` : '';
-  return `${f.showLabels}|${f.coreTitle}|${h}|${store}|${f.detail ?? 'cores'}`;
+  const tint = f.tileFill ? `|tiles:${f.tileFill.title}` : '';
+  return `${f.showLabels}|${f.coreTitle}|${h}|${store}|${f.detail ?? 'cores'}${tint}`;
 }
 
-/** Domain outlines, controller attachments, tiles with their stores (idle ones), routers, legend bars. */
+/**
+ * Domain outlines, controller attachments, tiles with their stores (idle ones), routers, legend
+ * bars. With a tile fill the tints and all stores are dynamic (drawn over the plain tile), and
+ * the router stubs start at the tile's corner, so that no tint covers them.
+ */
 export function drawChipStatic(p: Painter, g: ChipGeometry, f: ChipFrame): void {
   const cells = f.detail === 'cells';
+  const tinted = !!f.tileFill;
   for (const d of g.domains) {
     if (shown(f, d.rect)) p.rect(d.rect.x, d.rect.y, d.rect.w, d.rect.h, { stroke: '#8a94a3', lineWidth: 1.5, dash: [6, 4] }, 8);
   }
@@ -373,8 +411,9 @@ export function drawChipStatic(p: Painter, g: ChipGeometry, f: ChipFrame): void 
       p.rect(r.x, r.y, r.w, r.h, { fill: '#f7f8fa', stroke: hover ? '#000' : '#9aa4b1', lineWidth: hover ? 2.5 : 1.25 }, 6);
       // router stub
       const q = g.routers[t]!;
-      p.line(r.x + r.w - 4, r.y + r.h - 4, q.x, q.y, { stroke: '#6b7280', lineWidth: 2 });
-      if (g.stores.length > 0 && storeLevel(f, t) <= 0) drawStore(p, g, f, t, 0);
+      const inset = tinted ? 0 : 4;
+      p.line(r.x + r.w - inset, r.y + r.h - inset, q.x, q.y, { stroke: '#6b7280', lineWidth: 2 });
+      if (g.stores.length > 0 && !tinted && storeLevel(f, t) <= 0) drawStore(p, g, f, t, 0);
     }
     for (let t = 0; t < g.routers.length; t++) {
       const q = g.routers[t]!;
@@ -385,17 +424,20 @@ export function drawChipStatic(p: Painter, g: ChipGeometry, f: ChipFrame): void 
     }
   }
   const { lp, x, y } = legendPainter(p, g);
-  const lw = legendWidth(g);
+  const lw = legendWidth(g, legendBars(f));
   drawColorLegendBar(lp, x, y + 14, lw, interpolateViridis, `Cores: ${f.coreTitle}`);
   drawColorLegendBar(lp, x + lw + 60, y + 14, lw, LINK_COLOR, LINK_LEGEND);
+  if (f.tileFill) drawColorLegendBar(lp, x + 2 * (lw + 60), y + 14, lw, TILE_FILL_COLOR, `Tiles: ${f.tileFill.title}`);
   lp.text(x, y + 58, legendNote(g, f.detail), { size: 12, color: MUTED });
+  if (g.unitNote) lp.text(x, y + 58 + UNIT_NOTE_ROOM, g.unitNote, { size: 12, color: MUTED });
 }
 
 function drawStore(p: Painter, g: ChipGeometry, f: ChipFrame, t: number, level: number): void {
   const s = g.stores[t]!;
   p.rect(s.x, s.y, s.w, s.h, { fill: '#e9edf2', stroke: '#9aa4b1', lineWidth: 1 }, 3);
   if (level > 0) p.rect(s.x, s.y, s.w * level, s.h, { fill: '#7fa7c9' }, 3);
-  if (f.showLabels && g.storeLabel) p.text(s.x + s.w / 2, s.y + s.h / 2 + 0.5, g.storeLabel, { size: 11, color: '#3b4654', anchor: 'middle', baseline: 'middle' });
+  const label = f.tileFill?.storeText ? f.tileFill.storeText(t) : g.storeLabel;
+  if (f.showLabels && label) p.text(s.x + s.w / 2, s.y + s.h / 2 + 0.5, label, { size: 11, color: '#3b4654', anchor: 'middle', baseline: 'middle' });
 }
 
 /** Links, controllers, domain labels, busy stores, cores (or tile cells), legend ticks: everything the data moves. */
@@ -462,14 +504,36 @@ export function drawChipDynamic(p: Painter, g: ChipGeometry, f: ChipFrame): void
   else drawCores(p, g, f);
   // legend ticks
   const { lp, x, y } = legendPainter(p, g);
-  const lw = legendWidth(g);
+  const lw = legendWidth(g, legendBars(f));
   drawColorLegendTicks(lp, x, y + 14, lw, f.coreMax, f.coreFormat);
   drawColorLegendTicks(lp, x + lw + 60, y + 14, lw, f.linkMax, (v) => (v >= 10 ? String(Math.round(v)) : v.toFixed(1)));
+  if (f.tileFill) drawColorLegendTicks(lp, x + 2 * (lw + 60), y + 14, lw, f.tileFill.max, f.tileFill.format);
+}
+
+/** The tile's tint level (0..1) under a tile fill, 0 without one. */
+export function tileFillLevel(f: ChipFrame, tile: number): number {
+  const tf = f.tileFill;
+  if (!tf || !(tf.max > 0)) return 0;
+  return Math.max(0, Math.min(1, tf.value(tile) / tf.max));
+}
+
+/** Tints of tiles whose value is above 0 (inside their outline, one path per colour), then every store over them. */
+function drawTileFill(p: Painter, g: ChipGeometry, f: ChipFrame): void {
+  const fills = new Map<string, Rect[]>();
+  const inset = 1.5; // inside the tile's outline (at most 2.5 wide, hovered)
+  for (let t = 0; t < g.tiles.length; t++) {
+    const r = g.tiles[t]!;
+    if (!shown(f, r) || !(f.tileFill!.value(t) > 0)) continue;
+    group(fills, tileFillColor(tileFillLevel(f, t)), { x: r.x + inset, y: r.y + inset, w: r.w - 2 * inset, h: r.h - 2 * inset });
+  }
+  for (const [fill, rs] of fills) p.path((c) => rs.forEach((r) => roundRectPath(c, r, 5)), { fill });
+  for (let t = 0; t < g.stores.length; t++) if (shown(f, g.stores[t]!)) drawStore(p, g, f, t, storeLevel(f, t));
 }
 
 /** Cores: fills grouped by colour, outlines by style (cores never overlap), then labels; stores that hold data. */
 function drawCores(p: Painter, g: ChipGeometry, f: ChipFrame): void {
-  if (f.storeValue && g.stores.length > 0)
+  if (f.tileFill) drawTileFill(p, g, f);
+  else if (f.storeValue && g.stores.length > 0)
     for (let t = 0; t < g.tiles.length; t++) {
       const level = storeLevel(f, t);
       if (level > 0 && shown(f, g.stores[t]!)) drawStore(p, g, f, t, level);

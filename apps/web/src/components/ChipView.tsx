@@ -2,15 +2,20 @@
  * The chip floorplan view: cores coloured by the chosen metric, links by flits per µs,
  * controllers by busy share; hover shows values, click opens the core inspector. Drawn from
  * the chip family's FloorplanSpec (lib/floorplan.ts): what a tile holds, what the controllers
- * and power domains are called, come from the family. Zoom (wheel, buttons) and pan (drag)
- * for large meshes; below CELL_TILE_PX pixels per tile the tiles are drawn as cells.
+ * and power domains are called, come from the family. When the family describes a per-tile
+ * memory-side unit (FloorplanSpec.unitOccupancy: TILE64's home L2 slices) the tiles are tinted
+ * by its fill, read from the committed unit state each frame; a tile's tooltip says what its
+ * part serves (e.g. the pages it homes) and a read-out under the chip sums it up. Zoom (wheel,
+ * buttons) and pan (drag) for large meshes; below CELL_TILE_PX pixels per tile the tiles are
+ * drawn as cells.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, CTRL, DIR_NAMES, ISL, type ResolvedChip } from '@manycore/engine';
-import { chipGeometry, chipStaticKey, drawChip, drawChipDynamic, drawChipStatic, hitTest, levelOfDetail, type ChipFrame, type Detail, type Hit } from '../charts/chip-draw';
+import { chipGeometry, chipStaticKey, drawChip, drawChipDynamic, drawChipStatic, hitTest, levelOfDetail, type ChipFrame, type Detail, type Hit, type TileFill } from '../charts/chip-draw';
 import type { Painter } from '../charts/painter';
 import { controllerLabel, domainLabel, floorplanOf, hasDomains, hasMpb } from '../lib/floorplan';
-import { num, pct, watts } from '../lib/format';
+import { bytes, num, pct, watts } from '../lib/format';
+import { unitOccupancyOf, unitSummary } from '../lib/unit-occupancy';
 import { linkMax, metricFor, metricsFor, niceCeil } from '../sim/metrics';
 import type { Telemetry, Window } from '../sim/telemetry';
 import { CanvasCard, type ViewInfo } from './CanvasCard';
@@ -43,7 +48,8 @@ export function ChipView(props: ChipViewProps) {
   const detailNow = useRef<Detail>('cores');
   const tip = useRef<HTMLDivElement>(null);
   const tipPos = useRef({ x: 0, y: 0 });
-  const sticky = useRef({ link: 1, msg: 1, key: null as unknown });
+  const sticky = useRef({ link: 1, msg: 1, unit: 1, key: null as unknown });
+  const unitReadout = useRef<HTMLParagraphElement>(null);
   const latest = useRef(props);
   latest.current = props;
   const metric = metricFor(spec, metricId);
@@ -52,6 +58,16 @@ export function ChipView(props: ChipViewProps) {
   const fewCores = cores <= 128;
   const mpb = hasMpb(spec);
   const domains = hasDomains(spec);
+  const unit = unitOccupancyOf(spec);
+
+  /** A tile's part of the family's unit: "home L2 slice: 12 of 1024 lines (1.2 %), 768 B". */
+  const unitLine = (t: Telemetry | null, tile: number): string => {
+    if (!unit) return '';
+    const head = `${unit.label}: `;
+    if (!t) return `${head}${unit.slotsPerTile} lines of ${unit.bytesPerSlot} B`;
+    const used = t.unitUsed[tile]!;
+    return `${head}${used} of ${unit.slotsPerTile} lines (${pct(used / unit.slotsPerTile)}), ${bytes(used * unit.bytesPerSlot)}`;
+  };
 
   const where = (tile: number) => {
     const chip = latest.current.chip;
@@ -74,6 +90,7 @@ export function ChipView(props: ChipViewProps) {
         `state: ${CORE_STATE_NAMES[t.core(h.id, C.state)] ?? '?'}${t.core(h.id, C.blockedOn) ? ` (on ${BLOCK_REASON_NAMES[t.core(h.id, C.blockedOn)]})` : ''}`,
         `utilisation ${pct(w === 'recent' ? t.utilRecent[h.id]! : t.utilRun(h.id))} · power ${watts(t.corePowerW(h.id))}`,
         `loads ${num(t.core(h.id, C.loads))} · stores ${num(t.core(h.id, C.stores))} · msgs ${num(t.core(h.id, C.messagesSent))}`,
+        unit ? `tile's ${unitLine(t, tile)}` : '',
         'click to inspect',
       ];
     }
@@ -102,6 +119,7 @@ export function ChipView(props: ChipViewProps) {
         const kb = `${spec.tileStore.label} ${spec.tileStore.bytes / 1024} KB`;
         lines.push(mpb ? `${kb}, ${t ? pct(t.mpbOccupancy[h.id]!) : '–'} non-zero` : kb);
       }
+      if (unit) lines.push(unitLine(t, h.id), ...(unit.tileNotes?.[h.id] ?? []));
       if (detailNow.current === 'cells') {
         const first = h.id * K;
         const names = Array.from({ length: K }, (_, k) => first + k);
@@ -139,10 +157,40 @@ export function ChipView(props: ChipViewProps) {
     [metricId, spec],
   );
 
+  // the unit's summary under the chip, written when the telemetry changed
+  useEffect(() => {
+    if (!unit) return;
+    let drawn = '';
+    return frameLoop.add(() => {
+      const el = unitReadout.current;
+      const t = latest.current.telemetry;
+      if (!el) return;
+      const key = `${t?.version ?? -1}`;
+      if (key === drawn) return;
+      drawn = key;
+      const name = unit.label.charAt(0).toUpperCase() + unit.label.slice(1);
+      if (!t) {
+        el.textContent = `${name}s: ${unit.slotsPerTile} lines of ${unit.bytesPerSlot} B per tile; run to see them fill. Hover a tile for what it is the home of.`;
+        el.dataset.max = '0';
+        el.dataset.total = '0';
+        el.dataset.tiles = '0';
+        return;
+      }
+      const s = unitSummary(t.unitUsed);
+      el.textContent =
+        s.total === 0
+          ? `${name}s: empty so far.`
+          : `${name}s: ${s.total} lines (${bytes(s.total * unit.bytesPerSlot)}) in ${s.tilesUsed} of ${t.tiles} tiles; fullest: tile ${s.maxTile}, ${s.max} of ${unit.slotsPerTile} lines. Hover a tile for what it is the home of.`;
+      el.dataset.max = String(s.max);
+      el.dataset.total = String(s.total);
+      el.dataset.tiles = String(s.tilesUsed);
+    });
+  }, [unit]);
+
   /** The frame for a view (null: the whole chip at full detail, as the exports draw it). */
   const frame = (view: ViewInfo | null): ChipFrame => {
     const { telemetry: t, window: w, chip, participants, selected } = latest.current;
-    if (sticky.current.key !== latest.current.runKey) sticky.current = { link: 1, msg: 1, key: latest.current.runKey };
+    if (sticky.current.key !== latest.current.runKey) sticky.current = { link: 1, msg: 1, unit: 1, key: latest.current.runKey };
     let lmax = 1;
     let cmax = 1;
     if (t) {
@@ -157,6 +205,20 @@ export function ChipView(props: ChipViewProps) {
     }
     const detail = view ? levelOfDetail(view.pxPerUnit) : 'cores';
     const showLabels = fewCores || (view !== null && detail === 'cores' && view.pxPerUnit * 100 >= LABEL_TILE_PX);
+    // tiles tinted by the unit's fill: the scale's top only grows during a run (a nice number of lines)
+    let tileFill: TileFill | undefined;
+    if (unit && detail === 'cores') {
+      if (t) sticky.current.unit = Math.max(sticky.current.unit, niceCeil(Math.max(1, unitSummary(t.unitUsed).max)));
+      const used = t?.unitUsed;
+      const label = spec.tileStore?.label ?? '';
+      tileFill = {
+        value: (tile) => used?.[tile] ?? 0,
+        max: sticky.current.unit,
+        title: `lines in the ${unit.label} (of ${unit.slotsPerTile})`,
+        format: (v) => (Number.isInteger(v) ? String(v) : v.toFixed(1)),
+        storeText: (tile) => (used && used[tile]! > 0 ? `${label} · ${used[tile]}` : label),
+      };
+    }
     return {
       coreValue: (c) => (t ? metric.value(t, c, w) : 0),
       coreMax: cmax,
@@ -174,6 +236,7 @@ export function ChipView(props: ChipViewProps) {
         return t ? `${base} · ${watts(t.islandPowerW(i))}` : base;
       },
       storeValue: t && mpb ? (tile) => t.mpbOccupancy[tile]! : undefined,
+      tileFill,
       selected,
       hover: hover.current,
       showLabels,
@@ -247,7 +310,17 @@ export function ChipView(props: ChipViewProps) {
       }}
     >
       <div ref={tip} className="tooltip" data-testid="chip-tooltip" role="tooltip" style={{ display: 'none' }} />
-      <span hidden data-testid="chip-floorplan" data-cores={cores} data-tiles={spec.width * spec.height} data-controllers={spec.controllers.length} data-domains={spec.domains.length} data-store={spec.tileStore?.label ?? ''} />
+      <span
+        hidden
+        data-testid="chip-floorplan"
+        data-cores={cores}
+        data-tiles={spec.width * spec.height}
+        data-controllers={spec.controllers.length}
+        data-domains={spec.domains.length}
+        data-store={spec.tileStore?.label ?? ''}
+        data-unit={unit?.label ?? ''}
+      />
+      {unit ? <p ref={unitReadout} className="sub unit-readout" data-testid="unit-occupancy" aria-live="off" /> : null}
     </CanvasCard>
   );
 }

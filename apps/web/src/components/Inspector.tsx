@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, STALL_NAMES, type FloorplanSpec, type ResolvedChip } from '@manycore/engine';
 import { controllerLabel, domainLabel, floorplanOf, hasDomains, hasMpb } from '../lib/floorplan';
-import { joules, num, pct, simTime, watts } from '../lib/format';
+import { bytes, joules, num, pct, simTime, watts } from '../lib/format';
 import { frameLoop } from '../sim/frame-loop';
 import { stallApplies, stallLabel } from '../sim/metrics';
 import type { Telemetry } from '../sim/telemetry';
@@ -44,9 +44,29 @@ const ROWS: Row[] = [
   { key: 'energy', label: 'Energy', value: (t, c) => joules(t.core(c, C.energyJ)) },
 ];
 
+/** The row of the tile's part of the family's per-tile unit (e.g. its home L2 slice), when the family has one. */
+function unitRows(spec: FloorplanSpec): Row[] {
+  const u = spec.unitOccupancy;
+  if (!u) return [];
+  return [
+    {
+      key: 'unit',
+      label: `Tile's ${u.label}`,
+      value: (t, c, chip) => {
+        const used = t.unitUsed[Math.floor(c / chip.topo.coresPerTile)] ?? 0;
+        return `${used} / ${u.slotsPerTile} lines (${bytes(used * u.bytesPerSlot)})`;
+      },
+    },
+  ];
+}
+
+function rowsFor(spec: FloorplanSpec): Row[] {
+  return [...ROWS.filter((r) => !r.applies || r.applies(spec)), ...unitRows(spec)];
+}
+
 /** The inspector's rows for a chip of this floorplan. */
 export function inspectorRows(spec: FloorplanSpec): { key: string; label: string }[] {
-  return ROWS.filter((r) => !r.applies || r.applies(spec)).map(({ key, label }) => ({ key, label }));
+  return rowsFor(spec).map(({ key, label }) => ({ key, label }));
 }
 
 export function Inspector(props: { core: number; chip: ResolvedChip; telemetry: Telemetry | null; runs: boolean; onClose(): void }) {
@@ -54,7 +74,7 @@ export function Inspector(props: { core: number; chip: ResolvedChip; telemetry: 
   const latest = useRef(props);
   latest.current = props;
   const spec = floorplanOf(props.chip);
-  const rows = useMemo(() => ROWS.filter((r) => !r.applies || r.applies(spec)), [spec]);
+  const rows = useMemo(() => rowsFor(spec), [spec]);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
   useEffect(() => {

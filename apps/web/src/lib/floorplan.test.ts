@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { resolveChip, type FloorplanSpec } from '@manycore/engine';
+import { resolveChip, type FloorplanSpec, type ResolvedChip } from '@manycore/engine';
 import { controllerKind, floorplanOf, hasDomains, hasMpb, transactionBytesOf } from './floorplan';
+import { unitOccupancyOf } from './unit-occupancy';
 import { metricsFor } from '../sim/metrics';
 import { inspectorRows } from '../components/Inspector';
 
@@ -50,5 +51,33 @@ describe('what the web takes from the family floorplan', () => {
     expect(hasMpb(spec)).toBe(false);
     expect(hasDomains(spec)).toBe(false);
     expect(transactionBytesOf({ preset: 'tile64' })).toBe(64);
+  });
+
+  it('the per-tile unit the chip view tints tiles by: TILE64 describes its home L2 slices, the SCC has none', () => {
+    const scc = floorplanOf(resolveChip('scc'));
+    expect(scc.unitOccupancy).toBeUndefined();
+    expect(unitOccupancyOf(scc)).toBeNull();
+    expect(inspectorRows(scc).map((r) => r.key)).not.toContain('unit');
+    let chip: ResolvedChip;
+    try {
+      chip = resolveChip('tile64');
+    } catch {
+      return; // the family is being finished
+    }
+    const u = unitOccupancyOf(floorplanOf(chip))!;
+    expect(u).not.toBeNull();
+    expect(u.label).toBe('home L2 slice');
+    // 64 KB of 64 B lines per tile, the tags first, every tile's part inside the unit region
+    expect(u.slotsPerTile).toBe(1024);
+    expect(u.bytesPerSlot).toBe(64);
+    expect(u.tagOffsetWords).toBe(0);
+    expect(u.tagOffsetWords * 4 + u.slotsPerTile * 4).toBeLessThanOrEqual(u.bytesPerTile);
+    expect(u.bytesPerTile * chip.topo.tiles).toBeLessThanOrEqual(chip.unitStateBytes ?? 0);
+    // which tile homes which pages: shared page k on tile k mod 64
+    expect(u.note).toContain('k mod 64');
+    expect(u.tileNotes).toHaveLength(64);
+    expect(u.tileNotes![3]![0]).toMatch(/^home of shared pages 3, 67, 131, … 4035 \(64 of 4096\)$/);
+    expect(u.tileNotes![3]![1]).toContain("core 3's");
+    expect(inspectorRows(floorplanOf(chip)).find((r) => r.key === 'unit')?.label).toBe("Tile's home L2 slice");
   });
 });

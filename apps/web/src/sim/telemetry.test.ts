@@ -37,6 +37,33 @@ describe('telemetry of another family', () => {
     expect(t.lineBytes).toBe(64);
     expect(t.hasMpb).toBe(false);
   });
+
+  it('reads the fill of the home L2 slices (the unit region) per tile; the SCC has no such unit', () => {
+    let run: Simulation;
+    try {
+      run = new Simulation({ version: 1, chip: { preset: 'tile64' }, workload: { name: 'latency-ladder', params: {} } }, workloads);
+    } catch {
+      return; // the TILE64 family or its workload is not in this tree yet
+    }
+    const t = new Telemetry(run.run, run.views);
+    expect(t.unit?.label).toBe('home L2 slice');
+    t.update(0);
+    expect(Array.from(t.unitUsed).every((n) => n === 0)).toBe(true); // nothing committed yet
+    run.runInline();
+    expect(t.update(1)).toBe(true);
+    // core 0 alone: its private lines in tile 0's slice; one shared page homed at each distance
+    // along row 0 (tiles 1..7) then column 7 (tiles 15, 23, .. 63), two lines of each
+    expect(t.unitUsed[0]).toBeGreaterThan(0);
+    expect(t.unitUsed[1]).toBeGreaterThan(0);
+    expect(t.unitUsed[63]).toBeGreaterThan(0);
+    expect(t.unitUsed[9]).toBe(0);
+    for (const n of t.unitUsed) expect(n).toBeLessThanOrEqual(t.unit!.slotsPerTile);
+    expect(t.update(2)).toBe(false); // read once more, nothing changed
+    const scc = new Simulation({ version: 1, chip: { preset: 'scc' }, workload: { name: 'mpb-pingpong', params: { hops: 1, iterations: 2 } } }, workloads);
+    const ts = new Telemetry(scc.run, scc.views);
+    expect(ts.unit).toBeNull();
+    expect(ts.unitUsed).toHaveLength(0);
+  });
 });
 
 describe('timeline merge', () => {

@@ -22,9 +22,11 @@ import {
   STALL_NAMES,
   type PreparedRun,
   type ResolvedChip,
+  type UnitOccupancySpec,
   type Views,
 } from '@manycore/engine';
 import { floorplanOf, hasMpb } from '../lib/floorplan';
+import { readUnitOccupancy, unitOccupancyOf } from '../lib/unit-occupancy';
 
 export const STALLS = STALL_NAMES.length;
 
@@ -149,6 +151,10 @@ export class Telemetry {
   readonly ctrlBwRecent: Float64Array; // GB/s
   readonly ctrlUtilRecent: Float64Array;
   readonly mpbOccupancy: Float64Array; // per tile, share of non-zero bytes
+  /** The family's per-tile memory-side unit (FloorplanSpec.unitOccupancy), or null. */
+  readonly unit: UnitOccupancySpec | null;
+  /** Per tile, filled slots of its part of the unit (e.g. lines in a TILE64 home L2 slice). */
+  readonly unitUsed: Int32Array;
   private readonly prevCore: Float64Array;
   private readonly prevLinks: Float64Array;
   private readonly prevCtrl: Float64Array;
@@ -156,6 +162,10 @@ export class Telemetry {
   private seriesRead = 0;
   private seriesLog = 0;
   private mpbAt = -Infinity;
+  private unitAt = -Infinity;
+  private unitDirty = true;
+  /** Least wall time between two scans of the unit state, ms (0: every frame; big units less often). */
+  private readonly unitEveryMs: number;
   private readonly tauPs: number;
   /** Bytes per memory-controller request (the family's FloorplanSpec.transactionBytes). */
   readonly lineBytes: number;
@@ -180,6 +190,9 @@ export class Telemetry {
     this.ctrlBwRecent = new Float64Array(run.chip.controllers);
     this.ctrlUtilRecent = new Float64Array(run.chip.controllers);
     this.mpbOccupancy = new Float64Array(this.tiles);
+    this.unit = unitOccupancyOf(spec);
+    this.unitUsed = new Int32Array(this.unit ? this.tiles : 0);
+    this.unitEveryMs = this.unit && this.unit.slotsPerTile * this.tiles > 1 << 18 ? 250 : 0;
     this.prevCore = new Float64Array(n * 3 + n * STALLS);
     this.prevLinks = new Float64Array(run.chip.topo.links);
     this.prevCtrl = new Float64Array(run.chip.controllers * 2);
@@ -207,6 +220,14 @@ export class Telemetry {
     if (changed && this.hasMpb && wallMs - this.mpbAt > 250) {
       this.mpbAt = wallMs;
       this.scanMpb();
+    }
+    // the unit's committed state: every frame the run moved (large units at most every 250 ms,
+    // and once more after the last change, so the final state is always read)
+    if (changed) this.unitDirty = true;
+    if (this.unit && this.unitDirty && wallMs - this.unitAt >= this.unitEveryMs) {
+      this.unitAt = wallMs;
+      this.unitDirty = false;
+      if (readUnitOccupancy(this.views.unit, this.unit, this.unitUsed)) changed = true;
     }
     if (changed) this.version++;
     return changed;

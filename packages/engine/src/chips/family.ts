@@ -47,6 +47,30 @@ export interface FloorplanSpec {
   domains: { label: string; tiles: number[] }[];
   /** Bytes per memory transaction the controllers count (for bandwidth read-outs). */
   transactionBytes: number;
+  /** A memory-side unit with a part per tile whose fill the web can show live; absent: none. */
+  unitOccupancy?: UnitOccupancySpec;
+}
+
+/**
+ * How to count the filled slots of each tile's part of a memory-side unit (e.g. TILE64's home
+ * L2 slices) in the committed unit state (views.unit, Int32 words): tile t's part is the
+ * `bytesPerTile` bytes from t x bytesPerTile; its tags are the `slotsPerTile` words from word
+ * `tagOffsetWords` of the part on, a non-zero tag being a filled slot. Plain data: the web
+ * decodes it without knowing the family (the committer writes the state between epochs; a read
+ * during an epoch sees the last commit).
+ */
+export interface UnitOccupancySpec {
+  /** What a tile's part is called ("home L2 slice"). */
+  label: string;
+  bytesPerTile: number;
+  slotsPerTile: number;
+  tagOffsetWords: number;
+  /** Bytes one slot holds (a line), for read-outs in bytes. */
+  bytesPerSlot: number;
+  /** One sentence on what the parts serve, for the legend (e.g. which tile homes which pages). */
+  note?: string;
+  /** Per tile, short lines on what its part serves (e.g. the pages it is the home of), for tooltips. */
+  tileNotes?: string[][];
 }
 
 export interface ChipFamily<C = unknown, R extends ResolvedChip = ResolvedChip, K extends CoreBase = CoreBase> {

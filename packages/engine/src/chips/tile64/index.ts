@@ -24,10 +24,28 @@ export const tile64Family: ChipFamily<Tile64ChipConfig, Tile64Chip, Tile64Core> 
     controllers: Array.from(chip.controllerTile, (tile, m) => ({ tile, label: `DDR${m}` })),
     domains: [],
     transactionBytes: chip.config.caches.l2.lineBytes,
+    unitOccupancy: {
+      label: 'home L2 slice',
+      bytesPerTile: chip.homeSliceBytes, // home-slice.ts: tags[slots], stamps[slots], stamp counter
+      slotsPerTile: chip.homeSets * chip.homeWays,
+      tagOffsetWords: 0,
+      bytesPerSlot: chip.config.caches.l2.lineBytes,
+      note: `Homing: shared page k on tile k mod ${chip.topo.tiles}, each core's private pages on its own tile (the default page tables)`,
+      tileNotes: Array.from({ length: chip.topo.tiles }, (_, t) => homeNotes(chip, t)),
+    },
   }),
   // a WLOG_UNIT entry of this family: lineId = home tile, aux = physical line key
   commitUnit: (views, chip, home, key) => commitFill(views, chip, home, key),
 };
+
+/** What tile t is the home of in the default page tables (core.ts): shared page k on tile k mod tiles, its core's private pages. */
+function homeNotes(chip: Tile64Chip, t: number): string[] {
+  const tiles = chip.topo.tiles;
+  const n = t < chip.sharedPages ? Math.ceil((chip.sharedPages - t) / tiles) : 0;
+  const pages = Array.from({ length: Math.min(n, 3) }, (_, i) => t + i * tiles).join(', ');
+  const shared = n === 0 ? 'no shared page' : `shared pages ${pages}${n > 3 ? `, … ${t + (n - 1) * tiles}` : ''} (${n} of ${chip.sharedPages})`;
+  return [`home of ${shared}`, `and of core ${t}'s ${chip.privatePages} private pages`];
+}
 
 export const tile64Presets: Record<string, ChipPreset<Tile64ChipConfig>> = {
   tile64: {
