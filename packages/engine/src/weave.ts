@@ -19,10 +19,29 @@
  * (overlapped misses share a stall), is charged to its core: the clock moves on and the stall
  * is counted (controller waits to the transaction's own cause, link waits to network).
  * Units: ps, flits. Deterministic: depends only on the logged records and shared state.
+ *
+ * How (this is most of the serial commit phase on memory-bound runs, so the hot loops avoid
+ * allocation, closures and repeated work; each result is the reference algorithm's, bit for
+ * bit, which weave.test.ts and the golden digests check):
+ *  - each core's controller arrivals are materialised once and put in (arrival, record,
+ *    position) order by a stable merge of its records' ascending runs;
+ *  - the next arrival to book comes from a loser tree over the cores that have arrivals (key:
+ *    next shifted arrival, then core id). That order is total, so the bookings happen in the
+ *    same sequence as with any priority queue;
+ *  - Calendar.book decides the common cases (after the last interval, or queueing behind it)
+ *    from the last two intervals before any search;
+ *  - a controller route's flits are summed per (source tile, controller) and walked once, and
+ *    its wait is computed once per epoch, after this epoch's utilisation update; a link's M/D/1
+ *    wait is computed when a route first needs it (from the utilisation stored for the link);
+ *  - only integer sums are regrouped (flits, request counts, busy time for a whole-ps service):
+ *    exact in any grouping. Every floating sum (delays, stall counters, queue delay, the waits
+ *    along a route) keeps the reference order: record order, then booking order.
+ * Scratch state lives in the Weaver only within one run (any worker's Weaver may commit the
+ * next epoch); everything carried between epochs is in the shared buffer.
  */
 import type { ResolvedChip } from './chip';
 import { CAL_CAP, CORE_SLOTS, CTLF, CTRL_SLOTS, LINK_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, type Views } from './layout';
-import { DIR_E, DIR_N, DIR_S, DIR_W, tileX, tileY, type Topology } from './topology';
+import { DIR_E, DIR_N, DIR_S, DIR_W, tileX, tileY } from './topology';
 import { C } from './vocabulary';
 
 /** Controller slots (CTRL_SLOTS per controller). queueDepth: transactions still waiting at the epoch end. */
@@ -42,64 +61,89 @@ export const CTRL = {
 export const LINK = { flits: 0, epochFlits: 1, window: 2, utilization: 3 } as const;
 
 /**
- * Walks the X-Y route a -> b. mode 0: adds `flits` to each link's epoch flits; mode 1:
- * returns the sum of the links' waits. No closures: called for every transaction.
+ * Adds `flits` to ef[link] (the epoch's flits per link) for every link on the X-Y route
+ * a -> b (x first, then y; tx/ty: each tile's coordinates). Called on every record.
  */
-function walk(t: Topology, a: number, b: number, mode: number, flits: number, links: Float64Array, wait: Float64Array): number {
-  let x = tileX(t, a);
-  let y = tileY(t, a);
-  const bx = tileX(t, b);
-  const by = tileY(t, b);
-  let sum = 0;
-  while (x !== bx) {
-    const l = (y * t.width + x) * 4 + (bx > x ? DIR_E : DIR_W);
-    if (mode === 0) links[l * LINK_SLOTS + LINK.epochFlits] += flits;
-    else sum += wait[l]!;
-    x += bx > x ? 1 : -1;
-  }
-  while (y !== by) {
-    const l = (y * t.width + x) * 4 + (by > y ? DIR_S : DIR_N);
-    if (mode === 0) links[l * LINK_SLOTS + LINK.epochFlits] += flits;
-    else sum += wait[l]!;
-    y += by > y ? 1 : -1;
-  }
-  return sum;
+function routeAdd(width: number, tx: Int32Array, ty: Int32Array, a: number, b: number, flits: number, ef: Float64Array): void {
+  let x = tx[a]!;
+  const y = ty[a]!;
+  const bx = tx[b]!;
+  const by = ty[b]!;
+  let l = (y * width + x) * 4;
+  if (x < bx) for (l += DIR_E; x < bx; x++, l += 4) ef[l] += flits;
+  else if (x > bx) for (l += DIR_W; x > bx; x--, l -= 4) ef[l] += flits;
+  l = (y * width + x) * 4;
+  const row = width * 4;
+  if (y < by) for (let yy = y, m = l + DIR_S; yy < by; yy++, m += row) ef[m] += flits;
+  else if (y > by) for (let yy = y, m = l + DIR_N; yy > by; yy--, m -= row) ef[m] += flits;
 }
 
-/** Min-heap of core ids by (key[core], core). Returns the new size. */
-function less(key: Float64Array, a: number, b: number): boolean {
-  return key[a]! < key[b]! || (key[a] === key[b] && a < b);
-}
-function heapPush(heap: Int32Array, size: number, key: Float64Array, core: number): number {
-  let i = size;
-  heap[i] = core;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (!less(key, heap[i]!, heap[parent]!)) break;
-    const t = heap[i]!;
-    heap[i] = heap[parent]!;
-    heap[parent] = t;
-    i = parent;
+/**
+ * Sorts the arrivals arr/info[s0, s1) by arrival time, ties in index order: a stable merge of
+ * the segment's ascending runs (each coalesced record is one run). The arrays have two halves
+ * of `half` entries; the merge passes go back and forth between [s0, s1) and the same
+ * positions in the other half. Returns the offset (0 or half) of the sorted segment. bounds
+ * holds run limits (s1 - s0 + 1 entries from s0): bounds[s0 + 1 .. s0 + starts] the starts of
+ * the runs after the first, or, when starts is -1, found here by a scan. Called on every epoch
+ * for every core whose records' arrivals interleave.
+ */
+function mergeRuns(arr: Float64Array, info: Int32Array, half: number, bounds: Int32Array, s0: number, s1: number, starts: number): number {
+  let runs = starts;
+  if (runs < 0) {
+    runs = 0;
+    bounds[s0] = s0;
+    for (let i = s0 + 1; i < s1; i++) if (arr[i]! < arr[i - 1]!) bounds[s0 + ++runs] = i;
+    if (runs === 0) return 0;
   }
-  return size + 1;
-}
-function heapPop(heap: Int32Array, size: number, key: Float64Array): number {
-  const n = size - 1;
-  heap[0] = heap[n]!;
-  let i = 0;
-  for (;;) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let m = i;
-    if (l < n && less(key, heap[l]!, heap[m]!)) m = l;
-    if (r < n && less(key, heap[r]!, heap[m]!)) m = r;
-    if (m === i) break;
-    const t = heap[i]!;
-    heap[i] = heap[m]!;
-    heap[m] = t;
-    i = m;
+  bounds[s0 + ++runs] = s1; // runs: the number of runs; bounds[s0 .. s0 + runs] their limits
+  let from = 0;
+  let to = half;
+  while (runs > 1) {
+    let out = 0;
+    for (let q = 0; q < runs; q += 2) {
+      const lo = bounds[s0 + q]!;
+      const mid = bounds[s0 + q + 1]!;
+      if (q + 1 === runs) {
+        // an odd run out: copied as it is
+        for (let i = lo; i < mid; i++) {
+          arr[to + i] = arr[from + i]!;
+          info[to + i] = info[from + i]!;
+        }
+      } else {
+        const hi = bounds[s0 + q + 2]!;
+        let i = from + lo;
+        let j = from + mid;
+        const iEnd = j;
+        const jEnd = from + hi;
+        let o = to + lo;
+        while (i < iEnd && j < jEnd) {
+          // ties go to the left run (its indices are lower)
+          if (arr[j]! < arr[i]!) {
+            arr[o] = arr[j]!;
+            info[o++] = info[j++]!;
+          } else {
+            arr[o] = arr[i]!;
+            info[o++] = info[i++]!;
+          }
+        }
+        while (i < iEnd) {
+          arr[o] = arr[i]!;
+          info[o++] = info[i++]!;
+        }
+        while (j < jEnd) {
+          arr[o] = arr[j]!;
+          info[o++] = info[j++]!;
+        }
+      }
+      bounds[s0 + out++] = lo;
+    }
+    bounds[s0 + out] = s1;
+    runs = out;
+    const t = from;
+    from = to;
+    to = t;
   }
-  return n;
+  return from;
 }
 
 /**
@@ -130,19 +174,59 @@ export class Calendar {
     this.ctrl[m * CTRL_SLOTS + CTRL.calCount] = n - k;
   }
 
-  /** Books `service` ps at or after `arrival`; returns the start. */
+  /**
+   * Books `service` ps at or after `arrival`; returns the start. Called on every controller
+   * arrival: most land after the last interval or queue behind it, which is decided here from
+   * the last two intervals; the rest take the general path (the same result either way).
+   */
   book(m: number, arrival: number, service: number): number {
     const cal = this.cal;
-    const base = m * CAL_CAP * 2;
-    let n = this.count(m);
+    const n = this.count(m) | 0;
+    if (n > 0) {
+      const last = m * CAL_CAP * 2 + n * 2 - 2; // the last interval's start
+      const lastEnd = cal[last + 1]!;
+      if (arrival === lastEnd) {
+        // served at once, joining the last interval
+        const end = arrival + service;
+        cal[last + 1] = end;
+        this.ctrl[m * CTRL_SLOTS + CTRL.lastFinishPs] = end;
+        return arrival;
+      }
+      if (arrival > lastEnd) {
+        if (n === CAL_CAP) return this.bookAt(m, arrival, service, n, n);
+        // served at once, a new interval at the end
+        const end = arrival + service;
+        cal[last + 2] = arrival;
+        cal[last + 3] = end;
+        this.ctrl[m * CTRL_SLOTS + CTRL.calCount] = n + 1;
+        this.ctrl[m * CTRL_SLOTS + CTRL.lastFinishPs] = end;
+        return arrival;
+      }
+      if ((n === 1 || cal[last - 1]! <= arrival) && arrival + service > cal[last]!) {
+        // overlaps the last interval (and is past the one before): queues behind it
+        const end = lastEnd + service;
+        cal[last + 1] = end;
+        this.ctrl[m * CTRL_SLOTS + CTRL.lastFinishPs] = end;
+        return lastEnd;
+      }
+    }
     // first interval that ends after the arrival (ends are increasing)
     let lo = 0;
     let hi = n;
+    const base = m * CAL_CAP * 2;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (cal[base + mid * 2 + 1]! <= arrival) lo = mid + 1;
       else hi = mid;
     }
+    return this.bookAt(m, arrival, service, n, lo);
+  }
+
+  /** The general case of book(): `lo` is the first of the n intervals that ends after `arrival`. */
+  private bookAt(m: number, arrival: number, service: number, count: number, lo: number): number {
+    const cal = this.cal;
+    const base = m * CAL_CAP * 2;
+    let n = count;
     let i = lo;
     let start = arrival;
     while (i < n && start + service > cal[base + i * 2]!) {
@@ -168,14 +252,13 @@ export class Calendar {
         }
         n--;
       }
-      cal.copyWithin(base + (i + 1) * 2, base + i * 2, base + n * 2);
+      if (i < n) cal.copyWithin(base + (i + 1) * 2, base + i * 2, base + n * 2);
       cal[base + i * 2] = start;
       cal[base + i * 2 + 1] = end;
       n++;
     }
     this.ctrl[m * CTRL_SLOTS + CTRL.calCount] = n;
-    const last = cal[base + (n - 1) * 2 + 1]!;
-    this.ctrl[m * CTRL_SLOTS + CTRL.lastFinishPs] = last;
+    this.ctrl[m * CTRL_SLOTS + CTRL.lastFinishPs] = cal[base + n * 2 - 1]!;
     return start;
   }
 
@@ -196,42 +279,112 @@ export class Calendar {
 export class Weaver {
   private readonly chip: ResolvedChip;
   private readonly v: Views;
+  // the epoch's controller arrivals, grouped by core, and what their records say
+  // (controller | cause << 16 | write << 20 | weight << 21); each core's are put in (arrival,
+  // record, position) order in one half or the other (half: `room` entries each)
+  private room = 2048;
   private arrivals = new Float64Array(4096);
-  private owners = new Float64Array(4096); // core * 2^20 + record, for deterministic ties
-  private order = new Uint32Array(4096);
-  private readonly linkWait: Float64Array;
+  private infos = new Int32Array(4096);
+  private bounds = new Int32Array(2049); // merge runs
+  private readonly linkWait: Float64Array; // per link, this epoch's (valid where waitStamp is the epoch's stamp)
+  private readonly waitStamp: Int32Array;
+  private readonly epochFlits: Float64Array; // per link, this epoch's flits; zero between runs
+  private readonly tileXs: Int32Array;
+  private readonly tileYs: Int32Array;
   private readonly delay: Float64Array; // per core, ps
   private readonly calendar: Calendar;
-  private readonly shift: Float64Array; // per core: controller waits so far this epoch
-  private readonly blocks: Int32Array; // per core: first arrival index (cores + 1 entries)
-  private readonly cursor: Int32Array;
-  private readonly key: Float64Array;
-  private readonly heap: Int32Array;
+  // routes to controllers, per (source tile, controller) slot: flits there and back are
+  // summed per slot and walked once, and the route's wait is computed once per epoch
+  private readonly slotStamp: Int32Array;
+  private readonly slotUp: Float64Array;
+  private readonly slotDown: Float64Array;
+  private readonly slotWait: Float64Array;
+  private readonly slotList: Int32Array;
+  private stamp = 0;
+  // a loser tree over the cores with arrivals (leaves in core order; key: next shifted
+  // arrival, then leaf = core order); internal nodes hold the loser of their match
+  private readonly leafCore: Int32Array;
+  private readonly leafKey: Float64Array;
+  private readonly leafCursor: Int32Array;
+  private readonly leafEnd: Int32Array;
+  private readonly leafShift: Float64Array; // controller waits of the leaf's core so far this epoch
+  private readonly tree: Int32Array;
+  private readonly treeKey: Float64Array; // the key of the loser held at each internal node
+  private readonly winners: Int32Array; // tree building scratch
+  private readonly served: Float64Array; // per controller: reads, writes booked this epoch
 
   constructor(chip: ResolvedChip, v: Views) {
     this.chip = chip;
     this.v = v;
+    const cores = chip.topo.cores;
     this.linkWait = new Float64Array(chip.topo.links);
-    this.delay = new Float64Array(chip.topo.cores);
+    this.waitStamp = new Int32Array(chip.topo.links);
+    this.epochFlits = new Float64Array(chip.topo.links);
+    this.tileXs = new Int32Array(chip.topo.tiles);
+    this.tileYs = new Int32Array(chip.topo.tiles);
+    for (let t = 0; t < chip.topo.tiles; t++) {
+      this.tileXs[t] = tileX(chip.topo, t);
+      this.tileYs[t] = tileY(chip.topo, t);
+    }
+    this.delay = new Float64Array(cores);
     this.calendar = new Calendar(v);
-    this.shift = new Float64Array(chip.topo.cores);
-    this.blocks = new Int32Array(chip.topo.cores + 1);
-    this.cursor = new Int32Array(chip.topo.cores);
-    this.key = new Float64Array(chip.topo.cores);
-    this.heap = new Int32Array(chip.topo.cores);
+    const slots = chip.topo.tiles * chip.controllers;
+    this.slotStamp = new Int32Array(slots);
+    this.slotUp = new Float64Array(slots);
+    this.slotDown = new Float64Array(slots);
+    this.slotWait = new Float64Array(slots);
+    this.slotList = new Int32Array(slots);
+    let leaves = 1;
+    while (leaves < cores) leaves *= 2;
+    this.leafCore = new Int32Array(leaves);
+    this.leafKey = new Float64Array(leaves);
+    this.leafCursor = new Int32Array(leaves);
+    this.leafEnd = new Int32Array(leaves);
+    this.leafShift = new Float64Array(leaves);
+    this.tree = new Int32Array(leaves);
+    this.treeKey = new Float64Array(leaves);
+    this.winners = new Int32Array(leaves);
+    this.served = new Float64Array(chip.controllers * 2);
+  }
+
+  /**
+   * The sum of the waits of the links on the X-Y route a -> b, in route order. A link's wait
+   * (M/D/1, a packet of ~2 flits) is computed from its utilisation once per epoch, when a
+   * route first crosses it. Called on every route of the epoch.
+   */
+  private routeWait(a: number, b: number): number {
+    const width = this.chip.topo.width;
+    let x = this.tileXs[a]!;
+    let y = this.tileYs[a]!;
+    const bx = this.tileXs[b]!;
+    const by = this.tileYs[b]!;
+    let sum = 0;
+    if (x < bx) for (; x < bx; x++) sum += this.linkWaitOf((y * width + x) * 4 + DIR_E);
+    else for (; x > bx; x--) sum += this.linkWaitOf((y * width + x) * 4 + DIR_W);
+    if (y < by) for (; y < by; y++) sum += this.linkWaitOf((y * width + x) * 4 + DIR_S);
+    else for (; y > by; y--) sum += this.linkWaitOf((y * width + x) * 4 + DIR_N);
+    return sum;
+  }
+
+  /** Link l's wait this epoch (computed at its first use). Called on every link of every route. */
+  private linkWaitOf(l: number): number {
+    if (this.waitStamp[l] === this.stamp) return this.linkWait[l]!;
+    const rho = this.v.links[l * LINK_SLOTS + LINK.utilization]!;
+    const flitPs = this.chip.meshPeriodPs;
+    const w = rho > 0 ? (rho * 2 * flitPs) / (2 * (1 - rho)) : 0;
+    this.linkWait[l] = w;
+    this.waitStamp[l] = this.stamp;
+    return w;
   }
 
   private grow(n: number): void {
-    if (n <= this.arrivals.length) return;
-    let size = this.arrivals.length;
+    if (n <= this.room) return;
+    let size = this.room;
     while (size < n) size *= 2;
-    const a = new Float64Array(size);
-    a.set(this.arrivals);
-    this.arrivals = a;
-    const o = new Float64Array(size);
-    o.set(this.owners);
-    this.owners = o;
-    this.order = new Uint32Array(size);
+    this.room = size;
+    this.arrivals = new Float64Array(size * 2);
+    this.infos = new Int32Array(size * 2);
+    this.bounds = new Int32Array(size + 1);
   }
 
   /** Resolves contention for the epoch [startPs, endPs); returns per-core delays (ps). */
@@ -239,151 +392,265 @@ export class Weaver {
     const { chip, v } = this;
     const topo = chip.topo;
     const cores = topo.cores;
+    const tiles = topo.tiles;
+    const controllers = chip.controllers;
+    const ctrlTile = chip.controllerTile;
     const cap = v.layout.txnCap;
+    const txnU = v.txnU;
+    const txnF = v.txnF;
+    const vc = v.core;
     const delay = this.delay;
     delay.fill(0);
     const links = v.links;
-    for (let l = 0; l < topo.links; l++) links[l * LINK_SLOTS + LINK.epochFlits] = 0;
+    const width = topo.width;
+    const tx = this.tileXs;
+    const ty = this.tileYs;
+    const ef = this.epochFlits;
+    const slotStamp = this.slotStamp;
+    const slotUp = this.slotUp;
+    const slotDown = this.slotDown;
+    const slotWait = this.slotWait;
+    const slotList = this.slotList;
+    if (++this.stamp > 0x3fffffff) {
+      slotStamp.fill(0);
+      this.waitStamp.fill(0);
+      this.stamp = 1;
+    }
+    const stamp = this.stamp;
+    let slots = 0;
 
-    // 1. link loads
+    // 1. link loads (called on every record), summed in ef (zero between runs). A controller
+    //    route's flits are summed per (source tile, controller) and walked once: the counts
+    //    are integers, so the link sums are exact in any order.
     let total = 0;
     for (let core = 0; core < cores; core++) {
-      const n = v.core[core * CORE_SLOTS + S.txnCount]!;
+      const n = vc[core * CORE_SLOTS + S.txnCount]!;
       for (let r = 0; r < n; r++) {
         const p = (core * cap * TXN_BYTES + r * TXN_BYTES) >>> 2;
-        const target = v.txnU[p + 2]!;
-        const src = v.txnU[p + 3]! & 0xfffff;
-        const flits = v.txnU[p + 4]!;
-        const count = v.txnU[p + 5]!;
-        const dst = target & TXN_TARGET_MPB ? target & 0xffff : chip.controllerTile[target]!;
-        walk(topo, src, dst, 0, (flits >>> 16) * count, links, this.linkWait);
-        walk(topo, dst, src, 0, (flits & 0xffff) * count, links, this.linkWait);
-        if (!(target & TXN_TARGET_MPB)) total += count;
+        const target = txnU[p + 2]!;
+        const src = txnU[p + 3]! & 0xfffff;
+        const flits = txnU[p + 4]!;
+        const count = txnU[p + 5]!;
+        if (target & TXN_TARGET_MPB || src >= tiles) {
+          const dst = target & TXN_TARGET_MPB ? target & 0xffff : ctrlTile[target]!;
+          routeAdd(width, tx, ty, src, dst, (flits >>> 16) * count, ef);
+          routeAdd(width, tx, ty, dst, src, (flits & 0xffff) * count, ef);
+          if (!(target & TXN_TARGET_MPB)) total += count;
+          continue;
+        }
+        total += count;
+        const slot = src * controllers + target;
+        if (slotStamp[slot] !== stamp) {
+          slotStamp[slot] = stamp;
+          slotUp[slot] = 0;
+          slotDown[slot] = 0;
+          slotList[slots++] = slot;
+        }
+        slotUp[slot] += (flits >>> 16) * count;
+        slotDown[slot] += (flits & 0xffff) * count;
       }
     }
-    // utilisation over a sliding window (a decaying count), the same for any quantum
+    for (let q = 0; q < slots; q++) {
+      const slot = slotList[q]!;
+      const src = (slot / controllers) | 0;
+      const dst = ctrlTile[slot - src * controllers]!;
+      routeAdd(width, tx, ty, src, dst, slotUp[slot]!, ef);
+      routeAdd(width, tx, ty, dst, src, slotDown[slot]!, ef);
+    }
+    // utilisation over a sliding window (a decaying count), the same for any quantum; a link's
+    // wait is computed from it when a route needs it (routeWait)
     const windowPs = chip.contentionWindowPs;
     const since = endPs - Math.min(v.ctlF[CTLF.lastWeavePs]!, startPs);
     v.ctlF[CTLF.lastWeavePs] = endPs;
     const keep = since >= windowPs ? 0 : 1 - since / windowPs;
     const flitPs = chip.meshPeriodPs;
+    const span = Math.max(windowPs, since);
     for (let l = 0; l < topo.links; l++) {
       const b = l * LINK_SLOTS;
-      const f = links[b + LINK.epochFlits]!;
+      const f = ef[l]!;
+      ef[l] = 0;
+      links[b + LINK.epochFlits] = f;
+      const w0 = links[b + LINK.window]!;
+      // an idle link that has never carried flits (or has forgotten them) stays at zero
+      if (f === 0 && w0 === 0 && links[b + LINK.utilization] === 0 && span > 0) continue;
       links[b + LINK.flits] += f;
-      const w = links[b + LINK.window]! * keep + f;
+      const w = w0 * keep + f;
       links[b + LINK.window] = w;
-      const rho = Math.min((w * flitPs) / Math.max(windowPs, since), 0.98);
-      links[b + LINK.utilization] = rho;
-      // M/D/1 wait for a packet of ~2 flits
-      this.linkWait[l] = rho > 0 ? (rho * 2 * flitPs) / (2 * (1 - rho)) : 0;
+      links[b + LINK.utilization] = Math.min((w * flitPs) / span, 0.98);
+    }
+    // each controller route's wait, from this epoch's link waits (there, then back)
+    for (let q = 0; q < slots; q++) {
+      const slot = slotList[q]!;
+      const src = (slot / controllers) | 0;
+      const dst = ctrlTile[slot - src * controllers]!;
+      slotWait[slot] = this.routeWait(src, dst) + this.routeWait(dst, src);
     }
 
-    // 2. per-transaction link delays, and controller arrivals
+    // 2. per-transaction link delays, and controller arrivals (called on every record); each
+    //    core's arrivals are put in time order (ties by record, then position) and the core
+    //    becomes a leaf of the tournament
     this.grow(total);
+    const arr = this.arrivals;
+    const info = this.infos;
+    const half = this.room;
+    const bounds = this.bounds;
+    const leafCore = this.leafCore;
+    const leafKey = this.leafKey;
+    const leafCursor = this.leafCursor;
+    const leafEnd = this.leafEnd;
+    const leafShift = this.leafShift;
     let k = 0;
-    const lw = this.linkWait;
+    let active = 0;
     for (let core = 0; core < cores; core++) {
-      this.blocks[core] = k;
-      const n = v.core[core * CORE_SLOTS + S.txnCount]!;
+      const s0 = k;
+      // the core's arrivals as ascending runs: a record with last >= first is one (its
+      // arrivals first + i * step rise with i), joined to the previous run when it starts no
+      // earlier than that ended; a falling record (none from txnRecord) asks for a scan
+      let runs = 0;
+      let scan = false;
+      bounds[s0] = s0;
+      const n = vc[core * CORE_SLOTS + S.txnCount]!;
       for (let r = 0; r < n; r++) {
         const p = (core * cap * TXN_BYTES + r * TXN_BYTES) >>> 2;
-        const target = v.txnU[p + 2]!;
-        const meta = v.txnU[p + 3]!;
+        const target = txnU[p + 2]!;
+        const meta = txnU[p + 3]!;
         const src = meta & 0xfffff;
         const weight = Math.max(1, meta >>> 24);
-        const count = v.txnU[p + 5]!;
-        const dst = target & TXN_TARGET_MPB ? target & 0xffff : chip.controllerTile[target]!;
-        const w = walk(topo, src, dst, 1, 0, links, lw) + walk(topo, dst, src, 1, 0, links, lw);
+        const count = txnU[p + 5]!;
+        let w: number;
+        if (target & TXN_TARGET_MPB || src >= tiles) {
+          const dst = target & TXN_TARGET_MPB ? target & 0xffff : ctrlTile[target]!;
+          w = this.routeWait(src, dst) + this.routeWait(dst, src);
+        } else w = slotWait[src * controllers + target]!;
         if (w > 0) {
           const d = (w * count) / weight;
           delay[core] += d;
-          v.core[core * CORE_SLOTS + C.stallNetworkPs] += d;
+          vc[core * CORE_SLOTS + C.stallNetworkPs] += d;
         }
         if (target & TXN_TARGET_MPB) continue;
-        const first = v.txnF[p >>> 1]!;
-        const last = v.txnF[(p >>> 1) + 3]!;
+        const first = txnF[p >>> 1]!;
+        const last = txnF[(p >>> 1) + 3]!;
         const step = count > 1 ? (last - first) / (count - 1) : 0;
+        const isWrite = txnU[p + 4]! >>> 16 > 1 ? 1 : 0;
+        const rec = target | (((meta >>> 20) & 0xf) << 16) | (isWrite << 20) | (weight << 21);
+        if (!(step >= 0)) scan = true;
+        else if (k > s0 && count > 0 && first < arr[k - 1]!) bounds[s0 + ++runs] = k;
         for (let i = 0; i < count; i++) {
-          this.arrivals[k] = first + i * step;
-          this.owners[k] = core * 1048576 + r;
+          arr[k] = first + i * step;
+          info[k] = rec;
           k++;
         }
       }
+      if (k === s0) continue;
+      // a core's arrivals are almost always logged in time order; interleaved records (two
+      // streams) are merged
+      const at = runs > 0 || scan ? mergeRuns(arr, info, half, bounds, s0, k, scan ? -1 : runs) : 0;
+      leafCore[active] = core;
+      leafCursor[active] = at + s0;
+      leafEnd[active] = at + k;
+      leafShift[active] = 0;
+      leafKey[active] = arr[at + s0]!;
+      active++;
     }
-
-    this.blocks[cores] = k;
 
     // 3. controllers: book arrivals in the order they really reach the controllers. A core's
     //    later requests were issued after its earlier ones completed, so they arrive later by
-    //    the waits those had: each core's arrivals are shifted by its waits so far, and a heap
-    //    over cores (key: next shifted arrival, then core id) picks the next one to book.
-    const order = this.order.subarray(0, k);
-    for (let i = 0; i < k; i++) order[i] = i;
-    const arr = this.arrivals;
-    const own = this.owners;
-    const blocks = this.blocks;
-    for (let core = 0; core < cores; core++) {
-      const s0 = blocks[core]!;
-      const s1 = blocks[core + 1]!;
-      if (s1 - s0 > 1) order.subarray(s0, s1).sort((a, b) => arr[a]! - arr[b]! || a - b);
-    }
+    //    the waits those had: each core's arrivals are shifted by its waits so far, and a
+    //    tournament over cores (key: next shifted arrival, then core id) picks the next one to
+    //    book. The order is total, so the sequence of bookings is that of any priority queue.
     const service = chip.serviceMemPs;
     const ctrl = v.ctrl;
     const cal = this.calendar;
-    const shift = this.shift;
-    shift.fill(0);
-    for (let m = 0; m < chip.controllers; m++) {
+    const served = this.served;
+    served.fill(0);
+    // wait > max * service is exact (integers) only for a whole service time
+    const wholeService = Number.isInteger(service);
+    for (let m = 0; m < controllers; m++) {
       ctrl[m * CTRL_SLOTS + CTRL.epochRequests] = 0;
       // a lagging core may still arrive a few quanta in the past; older bookings are history
       cal.prune(m, startPs - 8 * quantumPs);
     }
-    const heap = this.heap;
-    const cursor = this.cursor;
-    const key = this.key;
-    let size = 0;
-    for (let core = 0; core < cores; core++) {
-      cursor[core] = blocks[core]!;
-      if (blocks[core]! < blocks[core + 1]!) {
-        key[core] = arr[order[blocks[core]!]!]!;
-        size = heapPush(heap, size, key, core);
+    if (active > 0) {
+      let leaves = 1;
+      while (leaves < active) leaves *= 2;
+      for (let i = active; i < leaves; i++) leafKey[i] = Infinity;
+      const tree = this.tree;
+      const treeKey = this.treeKey;
+      const win = this.winners;
+      // build: node i's children are 2i and 2i + 1; leaf j is node leaves + j
+      for (let node = leaves - 1; node >= 1; node--) {
+        const c0 = node * 2;
+        const a = c0 >= leaves ? c0 - leaves : win[c0]!;
+        const b = c0 + 1 >= leaves ? c0 + 1 - leaves : win[c0 + 1]!;
+        if (leafKey[b]! < leafKey[a]! || (leafKey[b] === leafKey[a] && b < a)) {
+          win[node] = b;
+          tree[node] = a;
+          treeKey[node] = leafKey[a]!;
+        } else {
+          win[node] = a;
+          tree[node] = b;
+          treeKey[node] = leafKey[b]!;
+        }
+      }
+      let top = leaves > 1 ? win[1]! : 0;
+      // called on every controller arrival: the top leaf's next arrival is booked
+      for (let left = k; left > 0; left--) {
+        const leaf = top;
+        const core = leafCore[leaf]!;
+        const j = leafCursor[leaf]!;
+        const rec = info[j]!;
+        const m = rec & 0xffff;
+        const a = arr[j]! + leafShift[leaf]!;
+        const start = cal.book(m, a, service);
+        const wait = start - a;
+        served[m * 2 + ((rec >>> 20) & 1)] += 1;
+        if (wait > 0) {
+          const base = m * CTRL_SLOTS;
+          ctrl[base + CTRL.queueDelayPs] += wait;
+          // ceil(wait / service) > max only if wait > max * service (both exact integers)
+          const qMax = ctrl[base + CTRL.queueMax]!;
+          if (!wholeService || wait > qMax * service) {
+            const q = Math.ceil(wait / service);
+            if (q > qMax) ctrl[base + CTRL.queueMax] = q;
+          }
+          const d = wait / (rec >>> 21);
+          delay[core] += d;
+          leafShift[leaf] += d;
+          vc[core * CORE_SLOTS + C.stallL1MissPs + ((rec >>> 16) & 0xf)] += d;
+        }
+        const next = j + 1;
+        leafCursor[leaf] = next;
+        // the leaf's next key (an exhausted leaf loses to every other), and its matches
+        // replayed up to the root: the stored loser goes up wherever it beats the key coming up
+        let kt = next < leafEnd[leaf]! ? arr[next]! + leafShift[leaf]! : Infinity;
+        let t = leaf;
+        for (let node = (leaf + leaves) >> 1; node >= 1; node >>= 1) {
+          const ko = treeKey[node]!;
+          if (ko < kt || (ko === kt && tree[node]! < t)) {
+            const o = tree[node]!;
+            tree[node] = t;
+            treeKey[node] = kt;
+            t = o;
+            kt = ko;
+          }
+        }
+        top = t;
       }
     }
-    while (size > 0) {
-      const core = heap[0]!;
-      size = heapPop(heap, size, key);
-      const idx = order[cursor[core]!]!;
-      const r = own[idx]! - core * 1048576;
-      const p = (core * cap * TXN_BYTES + r * TXN_BYTES) >>> 2;
-      const m = v.txnU[p + 2]!;
-      const meta = v.txnU[p + 3]!;
-      const cause = (meta >>> 20) & 0xf;
-      const weight = Math.max(1, meta >>> 24);
-      const isWrite = v.txnU[p + 4]! >>> 16 > 1;
+    // the counters, one per request: integer sums, exact in any grouping
+    for (let m = 0; m < controllers; m++) {
       const base = m * CTRL_SLOTS;
-      const a = arr[idx]! + shift[core]!;
-      const start = cal.book(m, a, service);
-      const wait = start - a;
-      ctrl[base + CTRL.requests] += 1;
-      ctrl[base + CTRL.epochRequests] += 1;
-      ctrl[base + (isWrite ? CTRL.writes : CTRL.reads)] += 1;
-      ctrl[base + CTRL.busyPs] += service;
-      if (wait > 0) {
-        ctrl[base + CTRL.queueDelayPs] += wait;
-        const q = Math.ceil(wait / service);
-        if (q > ctrl[base + CTRL.queueMax]!) ctrl[base + CTRL.queueMax] = q;
-        const d = wait / weight;
-        delay[core] += d;
-        shift[core] += d;
-        v.core[core * CORE_SLOTS + C.stallL1MissPs + cause] += d;
-      }
-      cursor[core]! += 1;
-      if (cursor[core]! < blocks[core + 1]!) {
-        key[core] = arr[order[cursor[core]!]!]! + shift[core]!;
-        size = heapPush(heap, size, key, core);
-      }
+      const reads = served[m * 2]!;
+      const writes = served[m * 2 + 1]!;
+      const n = reads + writes;
+      ctrl[base + CTRL.requests] += n;
+      ctrl[base + CTRL.epochRequests] += n;
+      ctrl[base + CTRL.reads] += reads;
+      ctrl[base + CTRL.writes] += writes;
+      if (wholeService) ctrl[base + CTRL.busyPs] += n * service;
+      else for (let i = 0; i < n; i++) ctrl[base + CTRL.busyPs] += service;
     }
-    for (let m = 0; m < chip.controllers; m++) ctrl[m * CTRL_SLOTS + CTRL.queueDepth] = Math.ceil(cal.bookedAfter(m, endPs) / service);
+    for (let m = 0; m < controllers; m++) ctrl[m * CTRL_SLOTS + CTRL.queueDepth] = Math.ceil(cal.bookedAfter(m, endPs) / service);
     return delay;
   }
 }
