@@ -21,7 +21,7 @@ const meshOnly = process.argv.includes('--mesh-only');
 
 const loads = {
   'L1-resident': ['--param', 'bufferBytes=8192', '--param', `loads=${quick ? 200_000 : 1_000_000}`],
-  'DRAM-bound': ['--param', 'bufferBytes=4194304', '--param', 'strideBytes=32', '--param', `loads=${quick ? 5_000 : 20_000}`],
+  'DRAM-bound': ['--param', 'bufferBytes=4194304', '--param', 'strideBytes=32', '--param', `loads=${quick ? 5_000 : 80_000}`],
 };
 const layouts = { '1 core/worker (48 workers)': '1', '24 cores/worker (2 workers)': '24' };
 

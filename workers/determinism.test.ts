@@ -34,6 +34,8 @@ describe('digest is bit-identical across host layouts', () => {
     ['mpb-pingpong', ['--param', 'hops=3', '--param', 'bytes=512']],
     // RCKMPI gather into a 384 KB receive buffer (larger than L2): locks, polling and about
     // 130 000 store misses, each a DRAM write of its own, from the root
+    // TILE64: raw messages, remote homed loads whose home-L2 fills are committed as unit requests, DMA
+    ['tile-messages', ['--preset', 'tile64']],
     ['mpi-sweep', ['--param', 'op=gather', '--param', 'processes=6', '--param', 'minBytes=65536', '--param', 'maxBytes=65536', '--param', 'iterations=1', '--param', 'warmup=0']],
   ] as const) {
     it(`${name}: twice, taskset -c 0 and -c 0,1, 1 and 8 cores per worker, inline`, () => {
