@@ -1,9 +1,9 @@
 /**
  * A private set-associative cache that holds real data, so a stale copy is really stale.
  *
- * Contract: keys are line numbers chosen by the family (the SCC: core-address lines, addr >>> 5,
- * which its fixed per-core LUT maps one-to-one to system lines; TILE64: physical lines of the
- * level's line size, tags only via fillTag); a slot is set * ways + way.
+ * Contract: keys are system line numbers as Int32 (the SCC: line ids, vocabulary.ts, `| 0`;
+ * TILE64: physical lines of the level's line size, tags only via fillTag); a slot is
+ * set * ways + way.
  * lookup() returns the slot or -1 and updates LRU on a hit; victim() picks the slot to fill
  * (an invalid way first, else least recently used); fill() installs a line's 32 bytes (from a word view).
  * Units: bytes, slots. Invariants: a key appears at most once in a set; flags bit 0 = dirty,
@@ -12,7 +12,7 @@
  * no allocation, typed arrays only.
  */
 import { copyLine } from './line-copy';
-import { LINE_BYTES, LINE_SHIFT, LINE_WORDS } from './vocabulary';
+import { LINE_BYTES, LINE_WORDS } from './vocabulary';
 
 export const FLAG_DIRTY = 1;
 export const FLAG_MPBT = 2;
@@ -114,10 +114,6 @@ export class Cache {
     this.flags[slot] = 0;
   }
 
-  /** Core address of the line in a slot. */
-  addrOf(slot: number): number {
-    return (this.tags[slot]! << LINE_SHIFT) >>> 0;
-  }
 
   validLines(): number {
     let n = 0;

@@ -42,7 +42,9 @@ import {
   STALL_L2_MISS,
   STALL_MPB,
   STALL_WAIT,
+  MPB_TILE_SHIFT,
   SPACE_MPB,
+  SPACE_TAS,
   SPACE_SHIFT,
   TARGET_DRAM,
   TARGET_MPB,
@@ -53,11 +55,17 @@ import {
 } from '../../vocabulary';
 import { MPB_STRIDE, type SccChip } from './resolve';
 
+/** No line (a negative double, so the field holds doubles from the start: line ids reach 2^32). */
+const NO_LINE = -(2 ** 40);
+/** A line-id base in the test-and-set space, which caches never hold (unmapped pages). */
+const SPACE_TAS_LINES = (SPACE_TAS << SPACE_SHIFT) >>> 0;
+
 export class SccCore extends CoreBase {
   declare readonly chip: SccChip;
 
 
   private readonly lut: Uint32Array;
+  private readonly lineBase: Float64Array;
   readonly l1: Cache;
   readonly l2: Cache | null;
   private readonly l1Write: boolean; // L1 write-back
@@ -76,7 +84,7 @@ export class SccCore extends CoreBase {
   private readonly fillBuf = new Uint8Array(LINE_BYTES);
   // write-combine buffer (one line)
   private readonly wcbEnabled: boolean;
-  private wcbKey = -1;
+  private wcbKey = NO_LINE; // the buffered line's system line id, or NO_LINE
   private wcbMask = F64_ZERO;
   private readonly wcb32 = new Uint32Array(LINE_WORDS);
   private readonly wcbData = new Uint8Array(this.wcb32.buffer);
@@ -97,6 +105,17 @@ export class SccCore extends CoreBase {
     const topo = chip.topo;
     // a private copy: mapPage changes this core's memory types only
     this.lut = chip.luts.slice(id * LUT_ENTRIES, (id + 1) * LUT_ENTRIES);
+    // per page, the system line id of its first line (DRAM: controller and system page; MPB: the
+    // page's first tile), so a cache key is lineBase[page] + line within the page without a full
+    // translation; unmapped pages point into the test-and-set space, which is never cached, so
+    // they miss and translate() names the error
+    this.lineBase = new Float64Array(LUT_ENTRIES).fill(SPACE_TAS_LINES);
+    for (let p = 0; p < LUT_ENTRIES; p++) {
+      const e = this.lut[p]!;
+      const kind = e >>> 29;
+      if (kind === TARGET_DRAM) this.lineBase[p] = (((e >>> 20) & 0x7f) << SPACE_SHIFT | ((e & 0xfffff) << 19)) >>> 0;
+      else if (kind === TARGET_MPB) this.lineBase[p] = ((SPACE_MPB << SPACE_SHIFT) | ((e & 0xfffff) << MPB_TILE_SHIFT)) >>> 0;
+    }
     const L = views.layout;
     this.l1 = new Cache(views.state, L.off.l1 + id * L.l1Stride, chip.l1d.sets, chip.l1d.ways);
     this.l2 = chip.l2 ? new Cache(views.state, L.off.l2 + id * L.l2Stride, chip.l2.sets, chip.l2.ways) : null;
@@ -259,9 +278,9 @@ export class SccCore extends CoreBase {
   protected override drainWrites(): void {
     if (this.wcbKey < 0) return;
     const key = this.wcbKey;
-    this.wcbKey = -1;
+    this.wcbKey = NO_LINE;
     const saved = this.saveTarget();
-    this.translate((key << LINE_SHIFT) >>> 0);
+    this.restoreTarget(key); // the buffered line's system line id
     this.memWrite(this.wcbMask, this.wcbData, this.wcb32, 0, popcount(this.wcbMask));
     this.restoreTarget(saved);
   }
@@ -287,9 +306,9 @@ export class SccCore extends CoreBase {
   /** Writes back a dirty L2 victim. */
   private writeBackL2(slot: number): void {
     const l2 = this.l2!;
-    const addr = l2.addrOf(slot);
     const saved = this.saveTarget();
-    this.translate(addr);
+    this.restoreTarget(l2.tags[slot]! >>> 0); // keys are system line ids
+
     this.memWrite(FULL_MASK, l2.data, l2.data32, slot * LINE_BYTES, LINE_BYTES);
     this.restoreTarget(saved);
   }
@@ -327,7 +346,7 @@ export class SccCore extends CoreBase {
       return;
     }
     const saved = this.saveTarget();
-    this.translate((key << LINE_SHIFT) >>> 0);
+    this.restoreTarget(key >>> 0); // keys are system line ids
     this.memWrite(FULL_MASK, l1.data, l1.data32, slot * LINE_BYTES, LINE_BYTES);
     this.restoreTarget(saved);
   }
@@ -388,7 +407,7 @@ export class SccCore extends CoreBase {
    * Called on every cached store.
    */
   private storeBytes(addr: number, src: Uint8Array, srcOff: number, size: number, storeWidth: number): void {
-    const key = addr >>> LINE_SHIFT;
+    const key = this.tLine | 0; // caches are keyed by system line (as Int32)
     const off = addr & 31;
     const c = this.c;
     const cb = this.cb;
@@ -419,7 +438,7 @@ export class SccCore extends CoreBase {
       }
     }
     if (mpbt) {
-      this.wcbPut(key, off, src, srcOff, size);
+      this.wcbPut(this.tLine, off, src, srcOff, size);
       return;
     }
     const l2 = this.l2;
@@ -466,7 +485,8 @@ export class SccCore extends CoreBase {
   private loadAt(addr: number, size: number): Uint8Array {
     this.checkAlign(addr, size);
     this.c[this.cb + C.loads] += 1;
-    const key = addr >>> LINE_SHIFT;
+    // caches are keyed by system line (as Int32); the key without a full translation
+    const key = (this.lineBase[addr >>> 24]! + ((addr & 0xffffff) >>> LINE_SHIFT)) | 0;
     const s = this.l1.lookup(key);
     if (s >= 0) {
       // L1 hit fast path: only cacheable pages ever fill L1
@@ -553,7 +573,7 @@ export class SccCore extends CoreBase {
         for (let k = 0; k < n; k += 8) this.memRead(Math.min(8, n - k), STALL_DRAM);
         if (dst) copyBytes(dst, dstOff + done, this.bulk, off, n);
       } else {
-        const s = this.loadSlot(a >>> LINE_SHIFT);
+        const s = this.loadSlot(this.tLine | 0);
         const extra = Math.ceil(n / 4) - 1;
         if (extra > 0) this.compute(extra * this.l1HitCycles);
         if (dst) copyBytes(dst, dstOff + done, this.l1.data, s * LINE_BYTES + off, n);
