@@ -45,6 +45,7 @@ export class Committer {
   private readonly power: PowerModel;
   private readonly participant: Uint8Array;
   private readonly family: AnyChipFamily;
+  private readonly seriesOff: ReturnType<typeof seriesOffsets>;
   private refs = new Float64Array(1024);
   private times = new Float64Array(1024);
   private order = new Uint32Array(1024);
@@ -62,6 +63,7 @@ export class Committer {
     this.power = new PowerModel(chip, v);
     this.participant = new Uint8Array(chip.topo.cores);
     this.family = familyOf(chip.family);
+    this.seriesOff = seriesOffsets(chip.islands, chip.controllers);
     for (const c of settings.participants) this.participant[c] = 1;
     this.lineBytes = new Uint8Array(v.state);
   }
@@ -455,7 +457,7 @@ export class Committer {
     const o = n * L.seriesStride;
     const s = v.series;
     const energy = v.ctlF[CTLF.chipEnergyJ]!;
-    const off = seriesOffsets(chip.islands, chip.controllers); // the one record layout (results and the web read it)
+    const off = this.seriesOff; // the one record layout (results and the web read it)
     s[o + off.timePs] = atPs;
     s[o + off.chipPowerW] = ((energy - v.ctlF[CTLF.seriesPrevEnergyJ]!) / dt) * 1e12;
     let flits = 0;

@@ -80,8 +80,8 @@ export abstract class CoreBase {
   protected readonly bulk32 = new Uint32Array(LINE_WORDS);
   protected readonly bulk = new Uint8Array(this.bulk32.buffer);
   // logs
-  protected readonly logBase: number;
-  protected readonly logCap: number;
+  private readonly logBase: number;
+  private readonly logCap: number;
   private readonly logSoft: number;
   logCount = F64_ZERO;
   private readonly txnBase: number;
@@ -249,6 +249,28 @@ export abstract class CoreBase {
     const od = this.ovl.data;
     if (mask === FULL_MASK || mask === -1) copyLine(this.ovl.data32, o >>> 2, src32, srcOff >>> 2);
     else for (let i = 0; i < LINE_BYTES; i++) if ((mask >>> i) & 1) od[o + i] = src[srcOff + i]!;
+  }
+
+  /**
+   * Appends a request without data (WLOG_TAS, WLOG_UNIT) to the write log: `lineId` and `aux`
+   * as the committer reads them, applied at visiblePs in the same order as writes.
+   */
+  protected appendRequest(kind: number, lineId: number, aux: number, visiblePs: number): void {
+    if (this.logCount >= this.logCap) throw new SimulationError(`core ${this.id}: write log full; yield DUE in long loops`);
+    const at = this.logBase + this.logCount * WLOG_BYTES;
+    const u = this.v.wlogU;
+    this.v.wlogF[at >>> 3] = visiblePs;
+    u[(at >>> 2) + 2] = lineId;
+    u[(at >>> 2) + 3] = aux;
+    u[(at >>> 2) + 4] = kind;
+    u[(at >>> 2) + 5] = this.seq++;
+    this.logCount++;
+  }
+
+  /** Throws when addr is not aligned to `size` bytes. Called on every scalar access. */
+  protected checkAlign(addr: number, size: number): void {
+    if ((addr & (size - 1)) !== 0)
+      throw new SimulationError(`core ${this.id}: unaligned ${size}-byte access at 0x${(addr >>> 0).toString(16)}`);
   }
 
   /** Counts a protocol-level message from this core to `dst` (the message matrix). */

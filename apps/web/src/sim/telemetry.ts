@@ -63,10 +63,13 @@ export class SeriesColumns {
   readonly controllerQueueDepth: Column[];
   /** Controller bandwidth over each sample interval, GB/s (derived from the request counts). */
   readonly controllerGBps: Column[];
+  /** The engine's one series-record layout for this chip's islands and controllers. */
+  private readonly off: ReturnType<typeof seriesOffsets>;
   constructor(
     readonly islands: number,
     readonly controllers: number,
   ) {
+    this.off = seriesOffsets(islands, controllers);
     this.islandPowerW = Array.from({ length: islands }, () => new Column());
     this.controllerRequests = Array.from({ length: controllers }, () => new Column());
     this.controllerQueueDepth = Array.from({ length: controllers }, () => new Column());
@@ -81,9 +84,9 @@ export class SeriesColumns {
   /** Appends sample i from an engine series record layout (as readSeries reads it). */
   pushRecord(s: Float64Array, o: number, lineBytes: number): void {
     const prevT = this.timeNs.length ? this.timeNs.get(this.timeNs.length - 1) : 0;
-    const t = s[o + seriesOffsets(this.islands, this.controllers).timePs]! / PS_PER_NS;
+    const off = this.off;
+    const t = s[o + off.timePs]! / PS_PER_NS;
     this.timeNs.push(t);
-    const off = seriesOffsets(this.islands, this.controllers); // the engine's one record layout
     this.chipPowerW.push(s[o + off.chipPowerW]!);
     this.flitsPerUs.push(s[o + off.flitsPerUs]!);
     for (let i = 0; i < this.islands; i++) this.islandPowerW[i]!.push(s[o + off.islandPowerW + i]!);

@@ -23,7 +23,7 @@
  */
 import { Cache, FLAG_DIRTY, FLAG_MPBT } from '../../cache';
 import { CoreBase, F64_ZERO, FULL_MASK, SimulationError, popcount } from '../../core';
-import { S, TXN_TARGET_MPB, WLOG_BYTES, WLOG_TAS, type Views } from '../../layout';
+import { S, TXN_TARGET_MPB, WLOG_TAS, type Views } from '../../layout';
 import { copyBytes, copyLine } from '../../line-copy';
 import { valueAt } from '../../memory';
 import { tileHops } from '../../topology';
@@ -476,11 +476,6 @@ export class SccCore extends CoreBase {
 
   // ---------------------------------------------------------------- scalar loads and stores
 
-  private checkAlign(addr: number, size: number): void {
-    if ((addr & (size - 1)) !== 0)
-      throw new SimulationError(`core ${this.id}: unaligned ${size}-byte access at 0x${(addr >>> 0).toString(16)}`);
-  }
-
   /** Byte offset in `bytes` of a value of `size` at addr, after bringing it in. Called on every load. */
   private loadAt(addr: number, size: number): Uint8Array {
     this.checkAlign(addr, size);
@@ -709,14 +704,7 @@ export class SccCore extends CoreBase {
     this.checkReg(reg);
     this.prepareBlock();
     const oneWay = this.tasOneWayPs(reg);
-    if (this.logCount >= this.logCap) throw new SimulationError(`core ${this.id}: write log full`);
-    const at = this.logBase + this.logCount * WLOG_BYTES;
-    this.v.wlogF[at >>> 3] = this.now + oneWay;
-    this.v.wlogU[(at >>> 2) + 2] = tasLineId(reg);
-    this.v.wlogU[(at >>> 2) + 3] = 1;
-    this.v.wlogU[(at >>> 2) + 4] = WLOG_TAS;
-    this.v.wlogU[(at >>> 2) + 5] = this.seq++;
-    this.logCount++;
+    this.appendRequest(WLOG_TAS, tasLineId(reg), 1, this.now + oneWay);
     this.c[this.cb + S.waitReadPs] = oneWay;
     yield* this.blockOn(BlockReason.Lock);
     return this.c[this.cb + S.tasResult] === 0;

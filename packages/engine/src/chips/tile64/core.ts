@@ -25,7 +25,7 @@
  */
 import { Cache, FLAG_DIRTY } from '../../cache';
 import { CoreBase, FULL_MASK, SimulationError } from '../../core';
-import { TXN_TARGET_MPB, WLOG_BYTES, WLOG_UNIT, type Views } from '../../layout';
+import { TXN_TARGET_MPB, WLOG_UNIT, type Views } from '../../layout';
 import { valueAt } from '../../memory';
 import { tileHops } from '../../topology';
 import { C, LINE_BYTES, STALL_DRAM, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, dramLineId, mpbLineId, type Sim } from '../../vocabulary';
@@ -185,14 +185,7 @@ export class Tile64Core extends CoreBase {
     const key = Math.floor(this.tPaddr / (1 << this.l2Shift));
     if (this.recent.has(home, key)) return;
     this.recent.add(home, key);
-    if (this.logCount >= this.logCap) throw new SimulationError(`core ${this.id}: write log full; yield DUE in long loops`);
-    const at = this.logBase + this.logCount * WLOG_BYTES;
-    this.v.wlogF[at >>> 3] = visiblePs;
-    this.v.wlogU[(at >>> 2) + 2] = home;
-    this.v.wlogU[(at >>> 2) + 3] = key;
-    this.v.wlogU[(at >>> 2) + 4] = WLOG_UNIT;
-    this.v.wlogU[(at >>> 2) + 5] = this.seq++;
-    this.logCount++;
+    this.appendRequest(WLOG_UNIT, home, key, visiblePs);
   }
 
   /** A cached access (own tile's L1/L2) to tPaddr; returns nothing, charges time. */
@@ -247,10 +240,6 @@ export class Tile64Core extends CoreBase {
     if (write) this.remoteWrites++;
     else this.remoteReads++;
     return done;
-  }
-
-  private checkAlign(addr: number, size: number): void {
-    if ((addr & (size - 1)) !== 0) throw new SimulationError(`core ${this.id}: unaligned ${size}-byte access at 0x${(addr >>> 0).toString(16)}`);
   }
 
   /** Brings the value at addr in; returns its byte offset in `line`. Called on every load. */
