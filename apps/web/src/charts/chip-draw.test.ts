@@ -25,41 +25,15 @@ import { SvgPainter, type Painter, type PathSink, type Style, type TextStyle } f
 
 const chips = CHIP_VARIANTS.map((v) => ({ id: v.id, chip: resolveChip(v.preset, v.overrides) }));
 
-/** TILE64 as the engine resolves it, or (while the family is being finished) its floorplan as the family describes it. */
-function tile64Spec(): { spec: FloorplanSpec; resolved: ResolvedChip | null } {
-  try {
-    const chip = resolveChip('tile64');
-    return { spec: floorplanOf(chip), resolved: chip };
-  } catch {
-    const tile = (x: number, y: number) => y * 8 + x;
-    return {
-      resolved: null,
-      spec: {
-        width: 8,
-        height: 8,
-        coresPerTile: 1,
-        tileStore: { label: 'L2 (home)', bytes: 65536 },
-        controllers: [tile(1, 0), tile(6, 0), tile(1, 7), tile(6, 7)].map((t, m) => ({ tile: t, label: `DDR${m}` })),
-        domains: [],
-        transactionBytes: 64,
-      },
-    };
-  }
+/** TILE64 as the engine resolves it, and its floorplan. */
+function tile64Spec(): { spec: FloorplanSpec; resolved: ResolvedChip } {
+  const chip = resolveChip('tile64');
+  return { spec: floorplanOf(chip), resolved: chip };
 }
 
-/** A 1024-core SCC-tile mesh: the engine's `mesh` preset at 32x16, else the SCC with the parts it needs. */
+/** A 1024-core SCC-tile mesh: the engine's `mesh` preset at 32x16. */
 function mesh1024(): ResolvedChip {
-  try {
-    return resolveChip('mesh', { mesh: { width: 32, height: 16 } });
-  } catch {
-    return resolveChip('scc', {
-      mesh: { width: 32, height: 16 },
-      islands: { tiles: [Array.from({ length: 512 }, (_, t) => t)] },
-      memory: { controllers: Array.from({ length: 14 }, (_, i) => ({ x: i % 2 ? 31 : 0, y: Math.floor(i / 2) * 2 })) },
-      testAndSetRegisters: 1024,
-      lut: { privatePages: 2 },
-    });
-  }
+  return resolveChip('mesh', { mesh: { width: 32, height: 16 } });
 }
 
 function frame(seed: number, over: Partial<ChipFrame> = {}): ChipFrame {
@@ -282,8 +256,8 @@ describe('the floorplan comes from the family (FloorplanSpec), not from SCC cons
   });
 
   it('TILE64: 64 one-core tiles with their home L2, 4 DDR controllers on the top and bottom edges, no island outlines', () => {
-    const { spec, resolved } = tile64Spec();
-    const g = resolved ? chipGeometry(resolved) : floorplanGeometry(spec);
+    const { resolved } = tile64Spec();
+    const g = chipGeometry(resolved);
     expect(g.tiles).toHaveLength(64);
     expect(g.cores).toHaveLength(64);
     expect(g.coresPerTile).toBe(1);
@@ -315,8 +289,8 @@ describe('the floorplan comes from the family (FloorplanSpec), not from SCC cons
 });
 
 describe('tiles tinted by the fill of the family\'s per-tile unit (TILE64\'s home L2 slices)', () => {
-  const { spec, resolved } = tile64Spec();
-  const g = resolved ? chipGeometry(resolved) : floorplanGeometry(spec);
+  const { resolved } = tile64Spec();
+  const g = chipGeometry(resolved);
   const fill = (seed: number, over: Partial<TileFill> = {}): TileFill => ({
     value: (t) => ((t * 31 + seed * 17) % 5 === 0 ? 0 : (t * 7 + seed) % 40),
     max: 40,
@@ -360,7 +334,6 @@ describe('tiles tinted by the fill of the family\'s per-tile unit (TILE64\'s hom
   });
 
   it('the family\'s homing note is a second legend line, inside the drawing', () => {
-    if (!resolved) return;
     expect(g.unitNote).toContain('k mod 64');
     const out = svg(g.width, g.height, (p) => drawChip(p, g, frame(1, { tileFill: fill(1) })));
     expect(out).toContain('Homing: shared page k on tile k mod 64');
