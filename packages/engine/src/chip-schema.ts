@@ -36,6 +36,36 @@ export const PowerSchema = z.strictObject({
   uncoreStaticW: z.number().nonnegative().describe('memory controllers, I/O and other uncontrollable power, watts'),
 });
 
+const pow2 = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
+
+/**
+ * A memory controller's DRAM (dram/ddr.ts): 'ddr' models banks with open rows and a data bus
+ * from JEDEC timings; 'fixed' books a constant serviceMemCycles per transaction (the lab's
+ * earlier model, kept for comparison). Every field is always given (the preset has both
+ * models' numbers), so `model` alone switches between them.
+ */
+export const DramSchema = z
+  .strictObject({
+    model: z.enum(['ddr', 'fixed']).describe("'ddr': banks, open rows, bus (JEDEC timings); 'fixed': serviceMemCycles per transaction"),
+    serviceMemCycles: positiveInt.describe("'fixed' model only: controller occupancy per transaction, memory cycles"),
+    banks: positiveInt.max(64).refine(pow2, 'a power of two').describe('banks per controller (one rank; 8 for DDR3 and 1 Gb+ DDR2)'),
+    rowBytes: positiveInt.min(32).max(1 << 20).refine(pow2, 'a power of two').describe('row (page) size of the rank, bytes'),
+    busBytes: positiveInt.max(64).refine(pow2, 'a power of two').describe('data bus width, bytes per beat (8: a 64-bit channel)'),
+    mapping: z.enum(['row:bank:column', 'row:bank-xor:column']).describe('system address -> bank, row, column (dram/ddr.ts)'),
+    tCkNs: z.number().positive().describe('clock period tCK, ns (two data beats per tCK)'),
+    clNs: z.number().nonnegative().describe('CAS latency CL x tCK (tAA), ns'),
+    cwlNs: z.number().nonnegative().describe('CAS write latency CWL x tCK, ns'),
+    tRcdNs: z.number().nonnegative().describe('ACT to column command, ns'),
+    tRpNs: z.number().nonnegative().describe('precharge period, ns'),
+    tRasNs: z.number().nonnegative().describe('ACT to PRE, minimum, ns'),
+    tWrNs: z.number().nonnegative().describe('write recovery: end of write data to PRE, ns'),
+    tRtpNs: z.number().nonnegative().describe('read command to PRE, ns'),
+    tCcdTck: positiveInt.max(16).describe('column command to column command, tCK (DDR3: 4, DDR2: 2)'),
+    minBurstBeats: z.union([z.literal(4), z.literal(8)]).describe('shortest burst, beats (DDR3 BC4 and DDR2 BL4: 4)'),
+  })
+  .describe("a controller's DRAM");
+
 export type CacheConfig = z.infer<typeof CacheSchema>;
+export type DramConfig = z.infer<typeof DramSchema>;
 export type PowerConfig = z.infer<typeof PowerSchema>;
 export type VfPoint = z.infer<typeof VfPointSchema>;

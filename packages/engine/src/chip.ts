@@ -6,6 +6,7 @@
  * Units: periods and latencies in ps, sizes in bytes.
  */
 import type { PowerConfig, VfPoint } from './chip-schema';
+import type { DramTiming } from './dram/ddr';
 import type { Topology } from './topology';
 import { periodPsFromMHz } from './units';
 
@@ -44,7 +45,8 @@ export interface ResolvedChip {
   nearestController: Int32Array; // core -> controller of its private memory
   coreOverheadCycles: number;
   dramAccessPs: number; // memory-clock part of a DRAM access
-  serviceMemPs: number; // controller occupancy per transaction
+  /** Each controller's DRAM: banks, rows and bus timing (dram/ddr.ts), or a fixed service time. */
+  dram: DramTiming;
   /** Bytes of each tile's on-chip buffer (the SCC's MPB; 0 when the family has none). */
   mpbBytes: number;
   mpbLocalCycles: number;

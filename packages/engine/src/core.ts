@@ -5,13 +5,17 @@
  * messages, DMA). One family per run, so every call site sees one class: monomorphic.
  *
  * Contract
- * - Time: `now` is this core's clock in ps; `compute(cycles)` advances it; memory transactions
- *   occupy one of `missesInFlight` slots (`issue`), and the core stalls only when it needs a
- *   slot and none is free, or at a `fence`.
+ * - Time: `now` is this core's clock in ps; `compute(cycles, instructions)` advances it; memory
+ *   transactions occupy one of `missesInFlight` slots (`issue`), and the core stalls only when
+ *   it needs a slot and none is free, or at a `fence`.
+ * - Instructions (C.instructions): every operation declares what it executes (`compute`'s
+ *   count, 1 per scalar load or store, the family's count for bulk ranges, `retire`); a core
+ *   that spins on a flag (waitLine) executes its poll loop once per poll read while it waits.
  * - Memory side: a family reads a line as this core sees it (`readMemLine`: committed memory
  *   plus the core's own writes of this epoch, the overlay), appends buffered writes with their
  *   visible time (`appendWrite`), and records memory transactions for the weave (`txnRecord`,
- *   target = a controller index, or TXN_TARGET_MPB | tile for a tile's on-chip buffer).
+ *   target = a controller index, or TXN_TARGET_MPB | tile for a tile's on-chip buffer; with
+ *   the line id, which gives a DRAM transaction its bank and row).
  * - Blocking operations are generators used with `yield*`: waitLine (a family's waitUntil),
  *   barrier, sleep. Before blocking a core drains what it buffers (`drainWrites`, a family hook).
  * - Long loops call `if (core.due()) yield DUE;` so the scheduler can end the epoch.
@@ -130,11 +134,29 @@ export abstract class CoreBase {
     return this.now >= this.epochEnd || this.logCount >= this.logSoft || this.txnCount >= this.txnSoft;
   }
 
-  /** Executes `cycles` cycles of work. */
-  compute(cycles: number): void {
+  /**
+   * Executes `cycles` cycles of work that retire `instructions` instructions. The default, one
+   * instruction per cycle, is a plain in-order core's: callers that know their loop's count pass
+   * it (the P54C can pair two simple instructions in a cycle; an x87 multiply-add waits for its
+   * latency). Counted in C.instructions.
+   */
+  compute(cycles: number, instructions: number = cycles): void {
     const ps = cycles * this.period;
     this.now += ps;
     this.c[this.cb + C.busyPs] += ps;
+    this.c[this.cb + C.instructions] += instructions;
+  }
+
+  /** Busy cycles that retire no instruction of their own (the time of one already counted). */
+  protected busyCycles(cycles: number): void {
+    const ps = cycles * this.period;
+    this.now += ps;
+    this.c[this.cb + C.busyPs] += ps;
+  }
+
+  /** Counts `n` executed instructions whose time is charged elsewhere (a load, a store). */
+  protected retire(n: number): void {
+    this.c[this.cb + C.instructions] += n;
   }
 
   protected stall(cause: number, ps: number): void {
@@ -191,24 +213,41 @@ export abstract class CoreBase {
 
   /**
    * Records a memory transaction for the weave phase; coalesces streams to one record.
-   * target: a controller index, or TXN_TARGET_MPB | tile (a tile's on-chip buffer).
+   * target: a controller index, or TXN_TARGET_MPB | tile (a tile's on-chip buffer). line: the
+   * system line id the transaction reads or writes (the DRAM bank and row follow from it; 0 for
+   * an on-chip buffer). A transaction joins a record only when its line continues the record's
+   * shape (layout.ts TXN_BYTES): the same line `repeat` times, then the next line `stride` on.
    */
-  protected txnRecord(target: number, arrivalPs: number, write: boolean, bytes: number, cause: number): void {
+  protected txnRecord(target: number, arrivalPs: number, write: boolean, bytes: number, cause: number, line: number): void {
     const data = 1 + Math.ceil(bytes / this.chip.flitBytes);
     const flits = write ? (data << 16) | 1 : (1 << 16) | data;
     const meta = this.tile | (cause << 20) | (Math.max(1, this.busySlots()) << 24);
+    const size = bytes < 255 ? bytes : 255;
     const u = this.v.txnU;
     const f = this.v.txnF;
-    // coalesce with one of the last two records (streams, and flushes that interleave
-    // write-backs with reads, stay one record each)
-    for (let back = 1; back <= 2 && back <= this.txnCount; back++) {
+    // coalesce with one of the last four records (streams, and flushes that interleave
+    // write-backs with reads, stay one record each; a flush's scattered write-backs, which
+    // follow no stride, take records of their own without breaking its read stream)
+    for (let back = 1; back <= 4 && back <= this.txnCount; back++) {
       const p = (this.txnBase + (this.txnCount - back) * TXN_BYTES) >>> 2;
-      if (u[p + 2] === target && u[p + 3] === meta && u[p + 4] === flits && arrivalPs >= f[(p >>> 1) + 3]!) {
-        u[p + 5]! += 1;
-        f[(p >>> 1) + 3] = arrivalPs;
-        this.c[this.cb + C.flits] += (flits >>> 16) + (flits & 0xffff);
-        return;
-      }
+      if (u[p + 2] !== target || u[p + 3] !== meta || u[p + 4] !== flits || arrivalPs < f[(p >>> 1) + 3]!) continue;
+      const shape = u[p + 9]!;
+      if ((shape & 0xff) !== size) continue;
+      const count = u[p + 5]!;
+      const first = u[p + 8]!;
+      const stride = shape >> 16; // signed
+      if (stride === 0) {
+        if (line !== first) {
+          // the first line change fixes the shape: `count` transactions per line, then stride
+          const d = line - first;
+          if (count > 255 || d < -32768 || d > 32767) continue;
+          u[p + 9] = ((d << 16) | (count << 8) | size) >>> 0;
+        }
+      } else if (line !== first + Math.floor(count / ((shape >>> 8) & 0xff)) * stride) continue;
+      u[p + 5] = count + 1;
+      f[(p >>> 1) + 3] = arrivalPs;
+      this.c[this.cb + C.flits] += (flits >>> 16) + (flits & 0xffff);
+      return;
     }
     if (this.txnCount >= this.txnCap)
       throw new SimulationError(`core ${this.id}: more than ${this.txnCap} memory transactions without yielding; yield DUE in long loops`);
@@ -219,6 +258,8 @@ export abstract class CoreBase {
     u[p + 4] = flits;
     u[p + 5] = 1;
     f[(p >>> 1) + 3] = arrivalPs;
+    u[p + 8] = line;
+    u[p + 9] = (1 << 8) | size;
     this.txnCount++;
     this.c[this.cb + C.flits] += (flits >>> 16) + (flits & 0xffff);
   }
@@ -273,6 +314,15 @@ export abstract class CoreBase {
       throw new SimulationError(`core ${this.id}: unaligned ${size}-byte access at 0x${(addr >>> 0).toString(16)}`);
   }
 
+  /**
+   * Counts `n` messages as a message-passing library logs them (C.loggedMessages; RCCE: one per
+   * RCCE_put or RCCE_get call, as the RCCE study's logger did). Messages per instruction =
+   * loggedMessages / instructions.
+   */
+  logMessage(n = 1): void {
+    this.c[this.cb + C.loggedMessages] += n;
+  }
+
   /** Counts a protocol-level message from this core to `dst` (the message matrix). */
   countMessage(dst: number, _bytes = 0): void {
     this.v.matrix[this.matrixRow + dst * 2] += 1;
@@ -313,18 +363,26 @@ export abstract class CoreBase {
     c[cb + C.blockedOn] = BlockReason.None;
   }
 
+  /** Poll reads of the last waitLine (the first read and one per `pollPs` while it was blocked). */
+  protected lastPolls = 0;
+
   /**
    * Blocks until the `size`-byte value at byte `off` of line `lineId` satisfies `op value`
    * (the committer checks it after each write to the line). `pollPs` is the cost of the final,
    * successful read; `cause` the stall it is charged to. Returns the value seen.
+   * Instructions: the core spins (reads, compares, branches), so a wait executes
+   * `pollInstructions` per poll read: one for the first read, and one per `pollPs` of the time
+   * it was blocked (counted when it wakes). 0 for a core that stalls without executing.
    */
-  protected *waitLine(lineId: number, off: number, size: number, op: WaitOpName, value: number, pollPs: number, cause: number): Sim<number> {
+  protected *waitLine(lineId: number, off: number, size: number, op: WaitOpName, value: number, pollPs: number, cause: number, pollInstructions: number): Sim<number> {
     const opCode = WAIT_OPS[op];
     if (opCode === undefined) throw new SimulationError(`core ${this.id}: unknown wait operator ${String(op)}`);
     this.readMemLine(lineId, this.bulk32, 0);
     const v0 = valueAt(this.bulk, off, size);
     this.now += pollPs;
     this.stall(cause, pollPs);
+    this.lastPolls = 1;
+    this.c[this.cb + C.instructions] += pollInstructions;
     if (compare(opCode, v0, value)) return v0;
     const c = this.c;
     const cb = this.cb;
@@ -335,6 +393,9 @@ export abstract class CoreBase {
     c[cb + S.waitValue] = value;
     c[cb + S.waitReadPs] = pollPs;
     yield* this.blockOn(BlockReason.Flag);
+    const polls = pollPs > 0 ? Math.floor((c[cb + S.wakePs]! - c[cb + S.blockedAtPs]!) / pollPs) : 0;
+    this.lastPolls += polls;
+    c[cb + C.instructions] += polls * pollInstructions;
     return c[cb + S.tasResult]!;
   }
 

@@ -17,6 +17,7 @@ export * from './workload';
 export * from './simulation';
 export * from './results';
 export { CTRL, LINK } from './weave';
+export { ROW_CLOSED, ROW_CONFLICT, ROW_HIT, type DdrTiming, type DramTiming, type FixedTiming } from './dram/ddr';
 export { ISL } from './power';
 export { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR } from './commit';
 export type { WorkerRunResult } from './scheduler';

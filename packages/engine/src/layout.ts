@@ -18,7 +18,7 @@
  *   ctlF     Float64 x CTLF_SLOTS    epoch start/end, simulated time, next sample time
  *   core     Float64 x cores x CORE_SLOTS   counters (vocabulary C) + scheduler fields (S)
  *   wlog     per core WLOG_CAP x 64 B  buffered writes and test-and-set requests
- *   txn      per core TXN_CAP x 32 B   memory transactions for the weave phase
+ *   txn      per core TXN_CAP x 40 B   memory transactions for the weave phase (TXN_BYTES)
  *   l1/l2    per core tags Int32, lru Uint32, flags Uint8, data 32 B per slot
  *   mpb      tiles x mpbBytes
  *   tas      Int32 x registers
@@ -31,11 +31,13 @@
  *   series   Float64 x SERIES_CAP x seriesStride
  *   events   Float64 x EVENTS_CAP x 4     applied live changes (time, kind, target, value)
  *   wake     Int32 x cores            one wake word per worker (at most one worker per core)
- *   cal      Float64 x controllers x CAL_CAP x 2   booked service intervals per controller
+ *   cal      Float64 x controllers x CAL_CAP x 2   booked service intervals per controller (DDR: the data bus's column slots)
+ *   dram     Float64 x controllers x banks x BANK_SLOTS   each DRAM bank's open row and ready times (dram/ddr.ts), written only by the weave
  *   unit     chip.unitStateBytes     state of the family's memory-side units (a TILE64 home L2's tags);
  *            read by cores during an epoch, written only by the committer
  */
 import { corePeriodPs, type ResolvedChip } from './chip';
+import { BANK_SLOTS, dramBanks } from './dram/ddr';
 import { CORE_COUNTERS } from './vocabulary';
 
 export const CTL = {
@@ -136,12 +138,19 @@ export const WLOG_WRITE = 0;
 export const WLOG_TAS = 1;
 /** A request to a family memory-side unit, applied at commit by ChipFamily.commitUnit (no data written). */
 export const WLOG_UNIT = 2;
-/** Transaction entry (32 B): f64 arrival at target, u32 target, u32 src tile, u32 flits, u32 count, f64 spacing ps. */
-export const TXN_BYTES = 32;
+/**
+ * Transaction entry (40 B), one record per coalesced stream (CoreBase.txnRecord): f64 arrival
+ * of the first transaction at its target; u32 target; u32 meta (source tile | cause << 20 |
+ * misses in flight << 24); u32 flits (request << 16 | response); u32 count; f64 arrival of the
+ * last; u32 line id of the first; u32 shape: bytes (bits 7..0), repeat (15..8), line stride
+ * (31..16, signed). Transaction i (0-based) is at line first + floor(i / repeat) x stride and
+ * arrives at first + i x (last - first) / (count - 1).
+ */
+export const TXN_BYTES = 40;
 export const TXN_TARGET_MPB = 0x10000; // target = controller, or TXN_TARGET_MPB | tile
 
 export const LINK_SLOTS = 4; // flits, epochFlits(scratch), busyPs, maxUtil
-export const CTRL_SLOTS = 12; // see CTRL in weave.ts
+export const CTRL_SLOTS = 16; // see CTRL in weave.ts
 export const ISL_SLOTS = 4; // energyJ, powerW, divisor, volts
 export const SERIES_CAP = 2048;
 export const EVENTS_CAP = 1024;
@@ -182,6 +191,7 @@ export interface Layout {
     events: number;
     wake: number;
     cal: number;
+    dram: number;
     unit: number;
   };
   l1Stride: number; // bytes per core
@@ -189,6 +199,8 @@ export interface Layout {
   mpbBytes: number;
   tasRegs: number;
   unitBytes: number;
+  /** DRAM banks per controller (0: the fixed-service model). */
+  dramBanks: number;
 }
 
 export interface LayoutOptions {
@@ -318,6 +330,7 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}, quan
     events: take(EVENTS_CAP * 4 * 8),
     wake: take(cores * 4),
     cal: take(chip.controllers * CAL_CAP * 2 * 8),
+    dram: take(chip.controllers * dramBanks(chip.dram) * BANK_SLOTS * 8),
     unit: take(chip.unitStateBytes ?? 0),
   };
   return {
@@ -339,6 +352,7 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}, quan
     mpbBytes: chip.mpbBytes,
     tasRegs: chip.tasRegisters,
     unitBytes: chip.unitStateBytes ?? 0,
+    dramBanks: dramBanks(chip.dram),
   };
 }
 
@@ -369,6 +383,8 @@ export interface Views {
   events: Float64Array;
   wake: Int32Array;
   cal: Float64Array;
+  /** Every controller's DRAM bank state (dram/ddr.ts BANK_SLOTS per bank). */
+  dram: Float64Array;
   /** The family units' state (layout.unitBytes bytes) as 32-bit words. */
   unit: Int32Array;
 }
@@ -402,6 +418,7 @@ export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: Shared
     events: new Float64Array(state, o.events, EVENTS_CAP * 4),
     wake: new Int32Array(state, o.wake, cores),
     cal: new Float64Array(state, o.cal, layout.controllers * CAL_CAP * 2),
+    dram: new Float64Array(state, o.dram, layout.controllers * layout.dramBanks * BANK_SLOTS),
     unit: new Int32Array(state, o.unit, layout.unitBytes >>> 2),
   };
 }

@@ -45,6 +45,16 @@ export interface CoreResult {
   flushes: number;
   flits: number;
   energyJ: number;
+  /** Instructions executed (vocabulary C.instructions). */
+  instructions: number;
+  /** instructions / cycles: the RCCE study's IPC (wall-clock core cycles, paper 003 Table I); 0 for a core that never ran. */
+  ipc: number;
+  /** Bus reads from uncached pages (the P54C event "non-cacheable memory reads"; SCC only). */
+  nonCacheableReads: number;
+  /** Messages as a message-passing library logged them (RCCE: RCCE_put and RCCE_get calls). */
+  loggedMessages: number;
+  /** loggedMessages / instructions (0 without instructions). */
+  messagesPerInstruction: number;
 }
 
 export interface Results {
@@ -62,6 +72,7 @@ export interface Results {
       loads: number;
       stores: number;
       cycles: number;
+      instructions: number;
       dramReads: number;
       dramWrites: number;
       flits: number;
@@ -81,6 +92,10 @@ export interface Results {
       queueDepthAtEnd: number;
       queueDelayNs: number;
       utilization: number;
+      /** DDR model: transactions that found their row open, their bank closed, another row open (0 for model 'fixed'). */
+      rowHits: number;
+      rowMisses: number;
+      rowConflicts: number;
     }[];
     islands: { island: number; tiles: number[]; divisor: number; volts: number; energyJ: number; avgPowerW: number }[];
     messageMatrix: { messages: number[][]; bytes: number[][] };
@@ -119,7 +134,7 @@ export function buildResults(
   let endPs = 0;
   for (const c of run.settings.participants) endPs = Math.max(endPs, v.core[c * CORE_SLOTS + C.clockPs]!);
   if (host.stopped) endPs = Math.max(endPs, v.ctlF[CTLF.simTimePs]!);
-  const tot = { loads: 0, stores: 0, cycles: 0, dramReads: 0, dramWrites: 0, flits: 0 };
+  const tot = { loads: 0, stores: 0, cycles: 0, instructions: 0, dramReads: 0, dramWrites: 0, flits: 0 };
   for (let id = 0; id < topo.cores; id++) {
     const b = id * CORE_SLOTS;
     const g = (k: number) => v.core[b + k]!;
@@ -157,11 +172,17 @@ export function buildResults(
       flushes: g(C.flushes),
       flits: g(C.flits),
       energyJ: r(g(C.energyJ)),
+      instructions: g(C.instructions),
+      ipc: g(C.cycles) > 0 ? r(g(C.instructions) / g(C.cycles)) : 0,
+      nonCacheableReads: g(C.nonCacheableReads),
+      loggedMessages: g(C.loggedMessages),
+      messagesPerInstruction: g(C.instructions) > 0 ? r(g(C.loggedMessages) / g(C.instructions)) : 0,
     };
     cores.push(core);
     tot.loads += core.loads;
     tot.stores += core.stores;
     tot.cycles += core.cycles;
+    tot.instructions += core.instructions;
     tot.dramReads += core.dramReads;
     tot.dramWrites += core.dramWrites;
     tot.flits += core.flits;
@@ -186,6 +207,10 @@ export function buildResults(
       queueDepthAtEnd: v.ctrl[b + CTRL.queueDepth]!,
       queueDelayNs: r(v.ctrl[b + CTRL.queueDelayPs]! / PS_PER_NS),
       utilization: r(v.ctrl[b + CTRL.busyPs]! / accountedPs),
+      // DDR model (dram/ddr.ts): what each transaction found at its bank (all 0 for model 'fixed')
+      rowHits: v.ctrl[b + CTRL.rowHits]!,
+      rowMisses: v.ctrl[b + CTRL.rowMisses]!,
+      rowConflicts: v.ctrl[b + CTRL.rowConflicts]!,
     };
   });
   const islands = Array.from({ length: chip.islands }, (_, i) => {

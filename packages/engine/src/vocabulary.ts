@@ -98,8 +98,36 @@ export const C = {
   l1Lines: 29, // valid lines in L1D (refreshed each epoch)
   l2Lines: 30,
   flits: 31,
+  /**
+   * Instructions executed. Every operation declares its own (a scalar load or store: 1; a bulk
+   * range: its moves plus the loop's overhead, see the family's core; `compute(cycles,
+   * instructions)`: what the caller says, one per cycle by default; a spin on a flag: the poll
+   * loop's instructions once per poll read while it waits). IPC = instructions / cycles, the
+   * RCCE study's definition (wall-clock core cycles, not busy cycles; paper 003 Table I).
+   */
+  instructions: 32,
+  /**
+   * Reads that go to memory from a page mapped uncached (the P54C event "non-cacheable memory
+   * reads", paper 003 lines 2841-2848): one per bus read. Reads of MPBT lines (L1-cached) are
+   * not counted. SCC family only; 0 elsewhere.
+   */
+  nonCacheableReads: 33,
+  /**
+   * Messages as a message-passing library logs them: the RCCE study's logger counted every
+   * RCCE_put and RCCE_get call (paper 003 lines 2867-2876; flag polling is not a call). Counted
+   * by the library (`CoreBase.logMessage`), not by the hardware.
+   */
+  loggedMessages: 34,
 } as const;
-export const CORE_COUNTERS = 32;
+/**
+ * Counter slots in use. The P54C's two programmable counters (CESR at MSR 0x11, counters at
+ * 0x12 and 0x13; paper 003 lines 2831-2852) count two events per run; the lab counts every event
+ * it models on every core at once (instructions and non-cacheable reads: what the study's
+ * event word 0xD600DE selects, without a second run). L1 code misses (the other word,
+ * 0xD600CE) are not modelled: workloads declare instruction counts, not code addresses, and
+ * there is no instruction-fetch or L1I model, so there is no slot for them.
+ */
+export const CORE_COUNTERS = 35;
 export const COUNTER_NAMES = Object.keys(C) as (keyof typeof C)[];
 
 /** Stall cause codes, used as an index into the stall counters (C.stallL1MissPs + cause). */

@@ -6,15 +6,22 @@
  *   earlier, gaps filled exactly, adjacent intervals merged, prune dropping old intervals;
  *   a model check against a brute-force first-fit over a list of booked slots.
  * Weaver.run over hand-written transaction records (layout.ts TXN_BYTES entries, as
- * CoreBase.txnRecord writes them):
+ * CoreBase.txnRecord writes them). Controller queueing on the 'fixed' DRAM model (one service
+ * time per transaction on the calendar), which isolates the booking machinery:
  * - two cores at one controller at the same time: the higher core id waits exactly
- *   chip.serviceMemPs, charged to its delay and to its stall counter of the record's cause;
+ *   the service time, charged to its delay and to its stall counter of the record's cause;
  * - an earlier arrival goes first whatever its core id; weights divide the charged delay; a
  *   core's later arrivals are shifted by its own earlier waits; bookings persist across epochs;
  * - the result depends only on the records (not on the order the cores' logs were written or
  *   a core's records are listed), and is bit-identical on a fresh state;
  * - link flits and utilisation (flits x mesh period over the contention window) grow with the
  *   flits on the X-Y route; a link's packets wait the M/D/1 time for that utilisation.
+ * On the 'ddr' model (the SCC preset's DDR3-800, dram/ddr.ts):
+ * - a record's transactions are at the lines its shape gives (first + floor(i / repeat) x
+ *   stride): a stream within one row is one activation and row hits;
+ * - two interleaved streams to one bank (different rows) conflict and cost more than the same
+ *   streams in two banks; a model check against a reference FCFS DRAM (banks, open rows,
+ *   tRCD / tRP / tRAS / tRTP / tWR, first-fit column slots) with one transaction per core.
  */
 import { describe, expect, it } from 'vitest';
 import { freshState, reusedState } from './testing';
@@ -24,11 +31,13 @@ import { resolveChip } from './chips/registry';
 import { CAL_CAP, computeLayout, CORE_SLOTS, CTRL_SLOTS, LINK_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, type Layout, type Views } from './layout';
 import { DIR_E, DIR_N, DIR_S, DIR_W } from './topology';
 import { C, STALL_DRAM, STALL_L2_MISS } from './vocabulary';
+import type { DdrTiming } from './dram/ddr';
 import { Calendar, CTRL, LINK, Weaver } from './weave';
 
-const chip: ResolvedChip = resolveChip('scc', { memory: { poolBytes: 2 * 128 * 1024 } });
+// the booking machinery on the fixed-service model; the DDR model below
+const chip: ResolvedChip = resolveChip('scc', { memory: { poolBytes: 2 * 128 * 1024, dram: { model: 'fixed' } } });
 const layout: Layout = computeLayout(chip, { wlogCap: 64, txnCap: 64 });
-const SERVICE = chip.serviceMemPs;
+const SERVICE = chip.dram.model === 'fixed' ? chip.dram.servicePs : NaN;
 const Q = 1_000_000; // 1 us quantum
 
 const fixture = (): Views => freshState(layout);
@@ -46,22 +55,30 @@ interface Txn {
   cause?: number;
   weight?: number; // misses in flight when issued
   flits?: number; // raw flits field (request flits << 16 | response flits)
+  line?: number; // line id of the first transaction (DRAM: its bank and row)
+  stride?: number; // lines from one line to the next (default 0: all at `line`)
+  repeat?: number; // transactions per line before the stride (default 1)
+  bytes?: number; // bytes per transaction (default 32)
 }
 
 /** Appends a transaction record to its core's log in the layout's format (core.ts txnRecord). */
 function addTxn(v: Views, t: Txn): void {
+  const lay = v.layout;
   const b = t.core * CORE_SLOTS;
   const r = v.core[b + S.txnCount]!;
-  const data = 1 + Math.ceil(32 / chip.flitBytes);
+  const bytes = t.bytes ?? 32;
+  const data = 1 + Math.ceil(bytes / chip.flitBytes);
   const flits = t.flits ?? (t.write ? (data << 16) | 1 : (1 << 16) | data);
   const tile = Math.floor(t.core / chip.topo.coresPerTile);
-  const p = (t.core * layout.txnCap * TXN_BYTES + r * TXN_BYTES) >>> 2;
+  const p = (t.core * lay.txnCap * TXN_BYTES + r * TXN_BYTES) >>> 2;
   v.txnF[p >>> 1] = t.first;
   v.txnU[p + 2] = t.target ?? 0;
   v.txnU[p + 3] = (tile | ((t.cause ?? STALL_L2_MISS) << 20) | ((t.weight ?? 1) << 24)) >>> 0;
   v.txnU[p + 4] = flits;
   v.txnU[p + 5] = t.count ?? 1;
   v.txnF[(p >>> 1) + 3] = t.last ?? t.first;
+  v.txnU[p + 8] = t.line ?? 0;
+  v.txnU[p + 9] = (((t.stride ?? 0) << 16) | ((t.repeat ?? 1) << 8) | bytes) >>> 0;
   v.core[b + S.txnCount] = r + 1;
 }
 
@@ -478,5 +495,112 @@ describe('Weaver.run: links', () => {
       expect(linkSlot(v, l, LINK.flits)).toBe(30); // cumulative count unchanged
       expect(linkSlot(v, l, LINK.utilization)).toBeCloseTo((0.9 * 30 * FLIT) / WINDOW, 15);
     }
+  });
+});
+
+describe('Weaver.run: the DDR model', () => {
+  const ddrChip: ResolvedChip = resolveChip('scc', { memory: { poolBytes: 2 * 128 * 1024 } });
+  const ddrLayout: Layout = computeLayout(ddrChip, { wlogCap: 64, txnCap: 64 });
+  const T = ddrChip.dram as DdrTiming;
+  const ROW_LINES = 256; // 8 KB rows of 32 B lines
+  const BANKS = 8;
+  /** Controller-local line at column `col` of `row` in `bank` (row:bank:column). */
+  const lineAt = (bank: number, row: number, col = 0) => (row * BANKS + bank) * ROW_LINES + col;
+  const ddrFixture = (): Views => freshState(ddrLayout);
+  const ddrClean = reusedState(ddrLayout);
+
+  it('a stream within one row is one activation, then row hits at no extra cost', () => {
+    expect(T.model).toBe('ddr');
+    const v = ddrFixture();
+    // 8 B stores, 4 per line, 64 of them over 16 lines of row 0 of bank 3, one every 20 ns
+    addTxn(v, { core: 0, first: 0, last: 63 * 20_000, count: 64, line: lineAt(3, 0), stride: 1, repeat: 4, bytes: 8, write: true, cause: STALL_DRAM });
+    const delay = new Weaver(ddrChip, v).run(0, Q, Q);
+    expect(delay[0]).toBe(T.tRcdPs); // the first waits for its ACT; the rest are row hits
+    expect(coreSlot(v, 0, C.stallDramPs)).toBe(T.tRcdPs);
+    expect([ctrlSlot(v, 0, CTRL.rowMisses), ctrlSlot(v, 0, CTRL.rowHits), ctrlSlot(v, 0, CTRL.rowConflicts)]).toEqual([1, 63, 0]);
+    expect([ctrlSlot(v, 0, CTRL.writes), ctrlSlot(v, 0, CTRL.reads)]).toEqual([64, 0]);
+    expect(ctrlSlot(v, 0, CTRL.busyPs)).toBe(64 * 10_000); // a BC4 in a tCCD slot each
+    expect(ctrlSlot(v, 0, CTRL.queueDelayPs)).toBe(T.tRcdPs);
+  });
+
+  it('two interleaved streams to one bank cost more than the same streams in two banks', () => {
+    const run = (otherBank: number) => {
+      const v = ddrFixture();
+      // cores 0 and 1 (tile 0, controller 0: no links), 32 line reads each, one every 20 ns
+      addTxn(v, { core: 0, first: 0, last: 31 * 20_000, count: 32, line: lineAt(0, 0), stride: 1 });
+      addTxn(v, { core: 1, first: 0, last: 31 * 20_000, count: 32, line: lineAt(otherBank, 1), stride: 1 });
+      const delay = new Weaver(ddrChip, v).run(0, Q, Q);
+      return { total: delay[0]! + delay[1]!, hits: ctrlSlot(v, 0, CTRL.rowHits), misses: ctrlSlot(v, 0, CTRL.rowMisses), conflicts: ctrlSlot(v, 0, CTRL.rowConflicts) };
+    };
+    const same = run(0);
+    const apart = run(1);
+    expect(apart).toEqual({ total: apart.total, hits: 62, misses: 2, conflicts: 0 });
+    expect(same.conflicts).toBeGreaterThan(50); // the streams take turns in one bank: PRE, ACT each time
+    expect(same.total).toBeGreaterThan(10 * apart.total);
+    expect(same.total).toBeGreaterThan(50 * (T.tRpPs + T.tRcdPs));
+  });
+
+  it('is first come, first served with bank parallelism: a model check against a reference DRAM (property)', () => {
+    // the reference: arrivals in (time, core) order; per bank its open row and ready times; a
+    // list of booked column slots searched by brute force for the first fit
+    const slotPs = 10_000; // DDR3: every transaction up to 64 B takes a tCCD slot
+    const reference = (xs: { core: number; a: number; line: number; write: boolean }[]) => {
+      const banks = new Map<number, { row: number; colReady: number; preReady: number }>();
+      const slots: [number, number][] = [];
+      const wait = new Array<number>(48).fill(0);
+      const out = { hits: 0, misses: 0, conflicts: 0 };
+      for (const x of [...xs].sort((p, q) => p.a - q.a || p.core - q.core)) {
+        const bankId = Math.floor(x.line / ROW_LINES) % BANKS;
+        const row = Math.floor(x.line / (ROW_LINES * BANKS));
+        const b = banks.get(bankId);
+        let col: number;
+        let act = -1;
+        if (b && b.row === row) {
+          out.hits++;
+          col = Math.max(x.a, b.colReady);
+        } else if (!b) {
+          out.misses++;
+          act = x.a;
+          col = act + T.tRcdPs;
+        } else {
+          out.conflicts++;
+          act = Math.max(x.a, b.preReady) + T.tRpPs;
+          col = act + T.tRcdPs;
+        }
+        const free = (s: number) => slots.every(([p, q]) => s + slotPs <= p || s >= q);
+        const start = [col, ...slots.map(([, q]) => q).filter((q) => q >= col)].sort((p, q) => p - q).find(free)!;
+        slots.push([start, start + slotPs]);
+        const nb = b ?? { row, colReady: 0, preReady: 0 };
+        if (act >= 0) {
+          nb.row = row;
+          nb.colReady = act + T.tRcdPs;
+          nb.preReady = act + T.tRasPs;
+        }
+        nb.preReady = Math.max(nb.preReady, x.write ? start + T.cwlPs + 5_000 + T.tWrPs : start + T.tRtpPs);
+        banks.set(bankId, nb);
+        wait[x.core] = start - x.a;
+      }
+      return { wait, out };
+    };
+    const txn = fc.record({
+      a: fc.integer({ min: 0, max: 40 }).map((k) => k * 5000),
+      bank: fc.integer({ min: 0, max: 2 }),
+      row: fc.integer({ min: 0, max: 2 }),
+      col: fc.integer({ min: 0, max: 255 }),
+      write: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.option(txn, { nil: undefined }), { minLength: 48, maxLength: 48 }), (list) => {
+        const v = ddrClean();
+        const xs = list.flatMap((t, core) => (t === undefined ? [] : [{ core, a: t.a, line: lineAt(t.bank, t.row, t.col), write: t.write }]));
+        for (const x of xs) addTxn(v, { core: x.core, first: x.a, target: 1, line: (1 << 28) + x.line, write: x.write, cause: STALL_DRAM });
+        new Weaver(ddrChip, v).run(0, Q, Q);
+        const ref = reference(xs);
+        for (let core = 0; core < 48; core++) expect(coreSlot(v, core, C.stallDramPs)).toBe(ref.wait[core]);
+        expect([ctrlSlot(v, 1, CTRL.rowHits), ctrlSlot(v, 1, CTRL.rowMisses), ctrlSlot(v, 1, CTRL.rowConflicts)]).toEqual([ref.out.hits, ref.out.misses, ref.out.conflicts]);
+        expect(ctrlSlot(v, 1, CTRL.requests)).toBe(xs.length);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

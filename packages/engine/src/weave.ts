@@ -3,11 +3,16 @@
  *
  * During an epoch every memory transaction was timed at zero load and recorded (core.ts
  * txn). Here, between epochs and on one thread:
- *  - memory controllers: each controller keeps a calendar of booked service intervals
- *    (serviceMemCycles each). The epoch's arrivals are booked in the order they reach the
- *    controllers (ties by core id), each in the first free slot at or after its arrival, so a
- *    core that ran ahead of the epoch and booked the future does not make earlier arrivals of
- *    other cores wait; a transaction that found the controller busy waited `start - arrival`.
+ *  - memory controllers: each controller's DRAM (dram/ddr.ts DdrController: banks with open
+ *    rows, one data bus) serves the epoch's arrivals in the order they reach the controllers
+ *    (ties by core id), first come first served with bank-level parallelism. The bus is a
+ *    calendar of booked column-command slots, and a transaction takes the first free slot at or
+ *    after its bank is ready (a row hit at once, a closed bank after ACT + tRCD, a row conflict
+ *    after PRE + tRP + tRCD), so a core that ran ahead of the epoch and booked the future does
+ *    not make earlier arrivals of other cores wait. The zero-load time the core charged at
+ *    issue is a row hit's; a transaction waited `completion - arrival - row hit` (its column
+ *    command's wait, never negative). The 'fixed' model (chip.dram.model) instead books a
+ *    constant service time per transaction on the calendar and waited `start - arrival`.
  *  - mesh links: flits are added to every link on the X-Y route there and back. A link's
  *    utilisation is taken over a sliding window of mesh.contentionWindowNs of simulated time
  *    (a decaying flit count), independent of the quantum; each packet crossing a link waits
@@ -23,26 +28,29 @@
  * How (this is most of the serial commit phase on memory-bound runs, so the hot loops avoid
  * allocation, closures and repeated work; each result is the reference algorithm's, bit for
  * bit, which weave.test.ts and the golden digests check):
- *  - each core's controller arrivals are materialised once and put in (arrival, record,
- *    position) order by a stable merge of its records' ascending runs;
+ *  - each core's controller arrivals (time, what the record says, the line) are materialised
+ *    once and put in (arrival, record, position) order by a stable merge of its records'
+ *    ascending runs;
  *  - the next arrival to book comes from a loser tree over the cores that have arrivals (key:
  *    next shifted arrival, then core id). That order is total, so the bookings happen in the
  *    same sequence as with any priority queue;
  *  - Calendar.book decides the common cases (after the last interval, or queueing behind it)
- *    from the last two intervals before any search;
+ *    from the last two intervals before any search; otherwise it searches from where its last
+ *    search ended (DDR bookings land a few intervals before the end), bisecting if that is far;
  *  - a controller route's flits are summed per (source tile, controller) and walked once, and
  *    its wait is computed once per epoch, after this epoch's utilisation update; a link's M/D/1
  *    wait is computed when a route first needs it (from the utilisation stored for the link);
- *  - only integer sums are regrouped (flits, request counts, busy time for a whole-ps service):
+ *  - only integer sums are regrouped (flits, request and row counts, busy time in whole ps):
  *    exact in any grouping. Every floating sum (delays, stall counters, queue delay, the waits
  *    along a route) keeps the reference order: record order, then booking order.
  * Scratch state lives in the Weaver only within one run (any worker's Weaver may commit the
  * next epoch); everything carried between epochs is in the shared buffer.
  */
 import type { ResolvedChip } from './chip';
+import { DdrController, LOCAL_LINE_MASK, beatsOf } from './dram/ddr';
 import { CAL_CAP, CORE_SLOTS, CTLF, CTRL_SLOTS, LINK_SLOTS, S, TXN_BYTES, TXN_TARGET_MPB, type Views } from './layout';
 import { DIR_E, DIR_N, DIR_S, DIR_W, tileX, tileY } from './topology';
-import { C } from './vocabulary';
+import { C, LINE_BYTES } from './vocabulary';
 
 /** Controller slots (CTRL_SLOTS per controller). queueDepth: transactions still waiting at the epoch end. */
 export const CTRL = {
@@ -56,7 +64,19 @@ export const CTRL = {
   epochRequests: 7,
   queueDepth: 8,
   calCount: 9, // intervals in the calendar
+  rowHits: 10, // DDR: transactions that found their row open
+  rowMisses: 11, // DDR: transactions that found their bank closed (ACT only)
+  rowConflicts: 12, // DDR: transactions that found another row open (PRE + ACT)
 } as const;
+
+/**
+ * A controller arrival's record, packed in an Int32 (Weaver.infos): controller (bits 3..0),
+ * stall cause (7..4), write (8), data beats on the DRAM bus (16..9), misses in flight (22..17).
+ */
+const INFO_CAUSE = 4;
+const INFO_WRITE = 8;
+const INFO_BEATS = 9;
+const INFO_WEIGHT = 17;
 /** Link slots (LINK_SLOTS per link). window: decaying flit count over the contention window. */
 export const LINK = { flits: 0, epochFlits: 1, window: 2, utilization: 3 } as const;
 
@@ -79,7 +99,7 @@ function routeAdd(width: number, tx: Int32Array, ty: Int32Array, a: number, b: n
 }
 
 /**
- * Sorts the arrivals arr/info[s0, s1) by arrival time, ties in index order: a stable merge of
+ * Sorts the arrivals arr/info/line[s0, s1) by arrival time, ties in index order: a stable merge of
  * the segment's ascending runs (each coalesced record is one run). The arrays have two halves
  * of `half` entries; the merge passes go back and forth between [s0, s1) and the same
  * positions in the other half. Returns the offset (0 or half) of the sorted segment. bounds
@@ -87,7 +107,7 @@ function routeAdd(width: number, tx: Int32Array, ty: Int32Array, a: number, b: n
  * the runs after the first, or, when starts is -1, found here by a scan. Called on every epoch
  * for every core whose records' arrivals interleave.
  */
-function mergeRuns(arr: Float64Array, info: Int32Array, half: number, bounds: Int32Array, s0: number, s1: number, starts: number): number {
+function mergeRuns(arr: Float64Array, info: Int32Array, line: Int32Array, half: number, bounds: Int32Array, s0: number, s1: number, starts: number): number {
   let runs = starts;
   if (runs < 0) {
     runs = 0;
@@ -108,6 +128,7 @@ function mergeRuns(arr: Float64Array, info: Int32Array, half: number, bounds: In
         for (let i = lo; i < mid; i++) {
           arr[to + i] = arr[from + i]!;
           info[to + i] = info[from + i]!;
+          line[to + i] = line[from + i]!;
         }
       } else {
         const hi = bounds[s0 + q + 2]!;
@@ -120,18 +141,22 @@ function mergeRuns(arr: Float64Array, info: Int32Array, half: number, bounds: In
           // ties go to the left run (its indices are lower)
           if (arr[j]! < arr[i]!) {
             arr[o] = arr[j]!;
+            line[o] = line[j]!;
             info[o++] = info[j++]!;
           } else {
             arr[o] = arr[i]!;
+            line[o] = line[i]!;
             info[o++] = info[i++]!;
           }
         }
         while (i < iEnd) {
           arr[o] = arr[i]!;
+          line[o] = line[i]!;
           info[o++] = info[i++]!;
         }
         while (j < jEnd) {
           arr[o] = arr[j]!;
+          line[o] = line[j]!;
           info[o++] = info[j++]!;
         }
       }
@@ -153,10 +178,13 @@ function mergeRuns(arr: Float64Array, info: Int32Array, half: number, bounds: In
 export class Calendar {
   private readonly cal: Float64Array;
   private readonly ctrl: Float64Array;
+  /** Per controller, where the last general search ended (a search start only: never changes a result). */
+  private readonly hint: Int32Array;
 
   constructor(v: Views) {
     this.cal = v.cal;
     this.ctrl = v.ctrl;
+    this.hint = new Int32Array(v.layout.controllers);
   }
 
   count(m: number): number {
@@ -210,15 +238,33 @@ export class Calendar {
         return lastEnd;
       }
     }
-    // first interval that ends after the arrival (ends are increasing)
+    // first interval that ends after the arrival (ends are increasing). Bookings come mostly in
+    // time order and land a few intervals before the end (the DDR model books a busy bank's
+    // column commands ahead): a few steps from where the last search ended, else bisection
+    const base = m * CAL_CAP * 2;
     let lo = 0;
     let hi = n;
-    const base = m * CAL_CAP * 2;
+    let h = this.hint[m]!;
+    if (h > n) h = n;
+    if (h > 0 && cal[base + h * 2 - 1]! > arrival) {
+      // the answer is before h
+      hi = h - 1;
+      for (let k = 0; k < 4 && hi > 0 && cal[base + hi * 2 - 1]! > arrival; k++) hi--;
+      if (hi > 0 && cal[base + hi * 2 - 1]! > arrival) hi--;
+      else lo = hi;
+    } else {
+      // the answer is at h or after
+      lo = h;
+      for (let k = 0; k < 4 && lo < n && cal[base + lo * 2 + 1]! <= arrival; k++) lo++;
+      if (lo < n && cal[base + lo * 2 + 1]! <= arrival) lo++;
+      else hi = lo;
+    }
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (cal[base + mid * 2 + 1]! <= arrival) lo = mid + 1;
       else hi = mid;
     }
+    this.hint[m] = lo;
     return this.bookAt(m, arrival, service, n, lo);
   }
 
@@ -276,15 +322,19 @@ export class Calendar {
   }
 }
 
+/** Weaver.served slots per controller. */
+const SERVED = 6;
+
 export class Weaver {
   private readonly chip: ResolvedChip;
   private readonly v: Views;
-  // the epoch's controller arrivals, grouped by core, and what their records say
-  // (controller | cause << 16 | write << 20 | weight << 21); each core's are put in (arrival,
-  // record, position) order in one half or the other (half: `room` entries each)
+  // the epoch's controller arrivals, grouped by core, what their records say (INFO_*) and
+  // their controller-local lines; each core's are put in (arrival, record, position) order in
+  // one half or the other (half: `room` entries each)
   private room = 2048;
   private arrivals = new Float64Array(4096);
   private infos = new Int32Array(4096);
+  private lines = new Int32Array(4096);
   private bounds = new Int32Array(2049); // merge runs
   private readonly linkWait: Float64Array; // per link, this epoch's (valid where waitStamp is the epoch's stamp)
   private readonly waitStamp: Int32Array;
@@ -311,7 +361,9 @@ export class Weaver {
   private readonly tree: Int32Array;
   private readonly treeKey: Float64Array; // the key of the loser held at each internal node
   private readonly winners: Int32Array; // tree building scratch
-  private readonly served: Float64Array; // per controller: reads, writes booked this epoch
+  // per controller, this epoch: reads, writes, row hits, row misses, row conflicts, bus busy ps
+  private readonly served: Float64Array;
+  private readonly ddr: DdrController | null; // the DRAM model (null: fixed service)
 
   constructor(chip: ResolvedChip, v: Views) {
     this.chip = chip;
@@ -344,7 +396,8 @@ export class Weaver {
     this.tree = new Int32Array(leaves);
     this.treeKey = new Float64Array(leaves);
     this.winners = new Int32Array(leaves);
-    this.served = new Float64Array(chip.controllers * 2);
+    this.served = new Float64Array(chip.controllers * SERVED);
+    this.ddr = chip.dram.model === 'ddr' ? new DdrController(chip.dram, v.dram, this.calendar) : null;
   }
 
   /**
@@ -384,6 +437,7 @@ export class Weaver {
     this.room = size;
     this.arrivals = new Float64Array(size * 2);
     this.infos = new Int32Array(size * 2);
+    this.lines = new Int32Array(size * 2);
     this.bounds = new Int32Array(size + 1);
   }
 
@@ -492,6 +546,8 @@ export class Weaver {
     this.grow(total);
     const arr = this.arrivals;
     const info = this.infos;
+    const lines = this.lines;
+    const busBytes = this.ddr ? this.ddr.t.busBytes : 8;
     const half = this.room;
     const bounds = this.bounds;
     const leafCore = this.leafCore;
@@ -532,19 +588,30 @@ export class Weaver {
         const last = txnF[(p >>> 1) + 3]!;
         const step = count > 1 ? (last - first) / (count - 1) : 0;
         const isWrite = txnU[p + 4]! >>> 16 > 1 ? 1 : 0;
-        const rec = target | (((meta >>> 20) & 0xf) << 16) | (isWrite << 20) | (weight << 21);
+        const shape = txnU[p + 9]!;
+        const beats = beatsOf(shape & 0xff, busBytes);
+        const rec = target | (((meta >>> 20) & 0xf) << INFO_CAUSE) | (isWrite << INFO_WRITE) | (beats << INFO_BEATS) | (weight << INFO_WEIGHT);
         if (!(step >= 0)) scan = true;
         else if (k > s0 && count > 0 && first < arr[k - 1]!) bounds[s0 + ++runs] = k;
-        for (let i = 0; i < count; i++) {
+        // transaction i is at line first + floor(i / repeat) x stride (controller-local)
+        let line = txnU[p + 8]! & LOCAL_LINE_MASK;
+        const stride = shape >> 16;
+        const repeat = (shape >>> 8) & 0xff || 1;
+        for (let i = 0, rep = 0; i < count; i++) {
           arr[k] = first + i * step;
           info[k] = rec;
+          lines[k] = line;
           k++;
+          if (++rep === repeat) {
+            rep = 0;
+            line += stride;
+          }
         }
       }
       if (k === s0) continue;
       // a core's arrivals are almost always logged in time order; interleaved records (two
       // streams) are merged
-      const at = runs > 0 || scan ? mergeRuns(arr, info, half, bounds, s0, k, scan ? -1 : runs) : 0;
+      const at = runs > 0 || scan ? mergeRuns(arr, info, lines, half, bounds, s0, k, scan ? -1 : runs) : 0;
       leafCore[active] = core;
       leafCursor[active] = at + s0;
       leafEnd[active] = at + k;
@@ -558,13 +625,17 @@ export class Weaver {
     //    the waits those had: each core's arrivals are shifted by its waits so far, and a
     //    tournament over cores (key: next shifted arrival, then core id) picks the next one to
     //    book. The order is total, so the sequence of bookings is that of any priority queue.
-    const service = chip.serviceMemPs;
+    //    DDR: the DRAM serves each (dram/ddr.ts); fixed: a constant service on the calendar.
+    const ddr = this.ddr;
+    const service = chip.dram.model === 'fixed' ? chip.dram.servicePs : 0;
+    // a queue's depth is counted in bus slots of a 32 B line
+    const unit = ddr ? ddr.slotPs(beatsOf(LINE_BYTES, ddr.t.busBytes)) : service;
     const ctrl = v.ctrl;
     const cal = this.calendar;
     const served = this.served;
     served.fill(0);
-    // wait > max * service is exact (integers) only for a whole service time
-    const wholeService = Number.isInteger(service);
+    // wait > max * slot is exact (integers) only for whole-ps slots (resolved timings are)
+    const wholeService = ddr ? Number.isInteger(ddr.t.tCkPs) && Number.isInteger(ddr.t.tCcdPs) : Number.isInteger(service);
     for (let m = 0; m < controllers; m++) {
       ctrl[m * CTRL_SLOTS + CTRL.epochRequests] = 0;
       // a lagging core may still arrive a few quanta in the past; older bookings are history
@@ -599,24 +670,36 @@ export class Weaver {
         const core = leafCore[leaf]!;
         const j = leafCursor[leaf]!;
         const rec = info[j]!;
-        const m = rec & 0xffff;
+        const m = rec & 0xf;
         const a = arr[j]! + leafShift[leaf]!;
-        const start = cal.book(m, a, service);
-        const wait = start - a;
-        served[m * 2 + ((rec >>> 20) & 1)] += 1;
+        const write = (rec >>> INFO_WRITE) & 1;
+        let wait: number;
+        let slot: number;
+        if (ddr) {
+          const beats = (rec >>> INFO_BEATS) & 0xff;
+          // the extra beyond a row hit, which the core already charged: the column command's wait
+          wait = ddr.access(m, a, lines[j]!, write === 1, beats) - a - ddr.zeroLoadPs(write === 1, beats);
+          slot = ddr.slotPs(beats);
+          served[m * SERVED + 2 + ddr.outcome] += 1;
+        } else {
+          wait = cal.book(m, a, service) - a;
+          slot = service;
+        }
+        served[m * SERVED + write] += 1;
+        served[m * SERVED + 5] += slot;
         if (wait > 0) {
           const base = m * CTRL_SLOTS;
           ctrl[base + CTRL.queueDelayPs] += wait;
-          // ceil(wait / service) > max only if wait > max * service (both exact integers)
+          // ceil(wait / unit) > max only if wait > max * unit (both exact integers)
           const qMax = ctrl[base + CTRL.queueMax]!;
-          if (!wholeService || wait > qMax * service) {
-            const q = Math.ceil(wait / service);
+          if (!wholeService || wait > qMax * unit) {
+            const q = Math.ceil(wait / unit);
             if (q > qMax) ctrl[base + CTRL.queueMax] = q;
           }
-          const d = wait / (rec >>> 21);
+          const d = wait / (rec >>> INFO_WEIGHT);
           delay[core] += d;
           leafShift[leaf] += d;
-          vc[core * CORE_SLOTS + C.stallL1MissPs + ((rec >>> 16) & 0xf)] += d;
+          vc[core * CORE_SLOTS + C.stallL1MissPs + ((rec >>> INFO_CAUSE) & 0xf)] += d;
         }
         const next = j + 1;
         leafCursor[leaf] = next;
@@ -640,17 +723,20 @@ export class Weaver {
     // the counters, one per request: integer sums, exact in any grouping
     for (let m = 0; m < controllers; m++) {
       const base = m * CTRL_SLOTS;
-      const reads = served[m * 2]!;
-      const writes = served[m * 2 + 1]!;
+      const sb = m * SERVED;
+      const reads = served[sb]!;
+      const writes = served[sb + 1]!;
       const n = reads + writes;
       ctrl[base + CTRL.requests] += n;
       ctrl[base + CTRL.epochRequests] += n;
       ctrl[base + CTRL.reads] += reads;
       ctrl[base + CTRL.writes] += writes;
-      if (wholeService) ctrl[base + CTRL.busyPs] += n * service;
-      else for (let i = 0; i < n; i++) ctrl[base + CTRL.busyPs] += service;
+      ctrl[base + CTRL.rowHits] += served[sb + 2]!;
+      ctrl[base + CTRL.rowMisses] += served[sb + 3]!;
+      ctrl[base + CTRL.rowConflicts] += served[sb + 4]!;
+      ctrl[base + CTRL.busyPs] += served[sb + 5]!;
     }
-    for (let m = 0; m < controllers; m++) ctrl[m * CTRL_SLOTS + CTRL.queueDepth] = Math.ceil(cal.bookedAfter(m, endPs) / service);
+    for (let m = 0; m < controllers; m++) ctrl[m * CTRL_SLOTS + CTRL.queueDepth] = Math.ceil(cal.bookedAfter(m, endPs) / unit);
     return delay;
   }
 }

@@ -13,9 +13,22 @@
  * Clocks (chipOverrides): every tile of the kernel core's voltage island runs at `divisor`
  * (an island's voltage follows its fastest tile, so the island must slow down as a whole for
  * the voltage to drop), all other tiles stay at divisor 3 (533 MHz).
- * Rows {kernel, divisor, freqMHz, volts, cycles, wallNs, flops, gflops, avgPowerW, gflopsPerW}:
- * cycles and wallNs of the kernel alone; avgPowerW = the kernel core's simulated energy / its run
- * time (dynamic C V^2 f x activity + leakage); gflopsPerW = gflops / avgPowerW.
+ * Rows {kernel, divisor, freqMHz, volts, cycles, wallNs, flops, gflops, paperPowerW,
+ * gflopsPerWattPaper, avgPowerW, gflopsPerW, instructions, ipc}: cycles and wallNs of the kernel
+ * alone. Two efficiencies:
+ *  - gflopsPerWattPaper: the DVFS paper's definition, power_eff(f_div) = flop / (model(f_div) /
+ *    freq) / power(f_div) (lines 2092-2107, 2145-2147, 2183-2185) with power(f_div) = C V^2 f
+ *    (line 2006, "P = CV3f" in the OCR; lines 2006-2012: C a constant, V from Table I, lines
+ *    1965-1982) and the lab's cycles in place of the model's. The paper gives no value of C: the
+ *    lab's core capacitance (power.coreCapacitanceF, calibrated in presets/scc.ts) stands in,
+ *    which scales every value alike and leaves every ratio between divisors the paper's. The
+ *    core switches at full activity (no activity factor, no leakage, no memory power: the
+ *    paper leaves memory out, lines 2014-2027). With wallNs x f = cycles this is
+ *    flops / (cycles x C V^2): it rises where the voltage drops (divisor 2 to 5) and, for a
+ *    memory-bound kernel, as the cycles per DRAM access fall (40 + 46 x f_core / f_mem).
+ *  - gflopsPerW: gflops / avgPowerW, the lab's full core power: the kernel core's simulated energy
+ *    / its run time (dynamic C V^2 f x activity, stalls at stallActivity, plus leakage).
+ * instructions / ipc: the kernel's (a 64-bit load is one FLD; a multiply-add an FMUL and an FADD).
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, corePeriodPs, type SccCore, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
@@ -26,6 +39,8 @@ import { MAX_CORE } from './lib/limits';
  * add into a running sum waits for the previous add (3-cycle latency).
  */
 export const MADD_CYCLES = 3;
+/** Instructions of one multiply-add besides its operand loads (counted by the loads): FMUL, FADD. */
+export const MADD_INSTRUCTIONS = 2;
 
 export const KERNELS = ['dot', 'matvec', 'matmul'] as const;
 export type Kernel = (typeof KERNELS)[number];
@@ -129,7 +144,7 @@ function* kernelRun(core: SccCore, kernel: Kernel): Sim<[number, boolean, string
       loadDoubles(core, b + X + i * 8, 4, line);
       loadDoubles(core, b + Y + i * 8, 4, line2);
       for (let q = 0; q < 4; q++) sum += line[q]! * line2[q]!;
-      core.compute(4 * MADD_CYCLES);
+      core.compute(4 * MADD_CYCLES, 4 * MADD_INSTRUCTIONS);
       if ((i & 63) === 0 && core.due()) yield DUE;
     }
     core.fence();
@@ -145,7 +160,7 @@ function* kernelRun(core: SccCore, kernel: Kernel): Sim<[number, boolean, string
         loadDoubles(core, b + X + (i * MV_COLS + j) * 8, 4, line);
         loadDoubles(core, b + Y + j * 8, 4, line2);
         for (let q = 0; q < 4; q++) acc += line[q]! * line2[q]!;
-        core.compute(4 * MADD_CYCLES);
+        core.compute(4 * MADD_CYCLES, 4 * MADD_INSTRUCTIONS);
         if ((j & 63) === 0 && core.due()) yield DUE;
       }
       storeDouble(core, b + Z + i * 8, acc);
@@ -168,7 +183,7 @@ function* kernelRun(core: SccCore, kernel: Kernel): Sim<[number, boolean, string
             const a = line2[k - kk]!;
             loadDoubles(core, b + Y + (k * MM_N + jj) * 8, MM_T, line);
             for (let j = 0; j < MM_T; j++) rowC[j]! += a * line[j]!;
-            core.compute(MM_T * MADD_CYCLES);
+            core.compute(MM_T * MADD_CYCLES, MM_T * MADD_INSTRUCTIONS);
           }
           for (let j = 0; j < MM_T; j++) core.storeF64(b + Z + (i * MM_N + jj + j) * 8, rowC[j]!);
           if (core.due()) yield DUE;
@@ -204,29 +219,38 @@ export const dvfsKernels: WorkloadDef<P> = {
     if (core.chip.topo.tiles !== MESH_W * MESH_H) throw new WorkloadParamError('dvfs-kernels sets the clocks of the SCC mesh (6 x 4 tiles)');
     yield* setup(core, p.kernel);
     const t0 = core.now;
+    const i0 = core.counter('instructions');
     const [flops, ok, detail] = yield* kernelRun(core, p.kernel);
     const wallPs = core.now - t0;
+    const instructions = core.counter('instructions') - i0;
     if (!ok) throw new Error(`dvfs-kernels ${p.kernel}: wrong result (${detail})`);
     const period = corePeriodPs(core.chip, core.chip.tileDivisors[core.tile]!);
-    core.report({ kernel: p.kernel, divisor: p.divisor, cycles: wallPs / period, wallNs: wallPs / 1000, flops, check: detail });
+    core.report({ kernel: p.kernel, divisor: p.divisor, cycles: wallPs / period, wallNs: wallPs / 1000, flops, instructions, check: detail });
   },
   summarize(rows: Row[], p: P, chip, sim): Row[] {
     const c = sim.cores[p.core]!;
     const vf = chip.vf.get(p.divisor)!;
+    const freqMHz = chip.baseMHz / p.divisor;
     return rows.map((r) => {
       const avgPowerW = c.energyJ / (c.endTimeNs * 1e-9);
       const gflops = (r.flops as number) / (r.wallNs as number);
+      // the paper's power(f_div) = C V^2 f (lines 2006-2012), C = the lab's core capacitance
+      const paperPowerW = chip.config.power.coreCapacitanceF * vf.volts * vf.volts * freqMHz * 1e6;
       return {
         kernel: r.kernel as string,
         divisor: p.divisor,
-        freqMHz: chip.baseMHz / p.divisor,
+        freqMHz,
         volts: vf.volts,
         cycles: r.cycles as number,
         wallNs: r.wallNs as number,
         flops: r.flops as number,
         gflops,
+        paperPowerW,
+        gflopsPerWattPaper: gflops / paperPowerW,
         avgPowerW,
         gflopsPerW: gflops / avgPowerW,
+        instructions: r.instructions as number,
+        ipc: (r.instructions as number) / (r.cycles as number),
         check: r.check as string,
       };
     });

@@ -119,13 +119,13 @@ export const guidedExperiments: GuidedExperiment[] = [
   },
   {
     id: 'rcce-bcast-receivers',
-    title: 'RCCE broadcast: busy ratio vs receivers',
+    title: 'RCCE broadcast: IPC vs receivers',
     source: 'scc.md 6',
     whatToLookFor:
-      'One sender, 1..47 receivers pulling the same chunk from its MPB. Compare the busy ratio (busy cycles / cycles, the lab\'s IPC) with the paper\'s peak near 8 receivers; the sender sets one flag per receiver under a lock and the pulls share the links around its tile.',
-    experiments: sweep('rcce-bcast', {}, 'receivers', [1, 2, 4, 6, 8, 12, 16, 24, 32, 47]),
+      "The study's Bcast: the root sends Pingpong's message mix to 1..47 receivers with blocking RCCE sends, one receiver at a time (hypothesis H1). IPC is instructions / wall-clock cycles, averaged over the root and the receivers. With no receiver work it falls from N = 1 toward the IPC of a core spinning on its flag; with work between messages (one series per work setting, instructions) it peaks where the root becomes the bottleneck, later the more work. The paper's peak is at N = 8. The rows also give messages (RCCE_put/get calls) per instruction.",
+    experiments: [0, 20_000, 100_000].flatMap((work) => [1, 2, 4, 6, 8, 12, 16, 24, 32, 47].map((receivers) => exp('rcce-bcast', { receivers, work }))),
     sweep: { param: 'receivers', values: [1, 2, 4, 6, 8, 12, 16, 24, 32, 47] },
-    chart: { x: 'receivers', y: 'busyRatio' },
+    chart: { x: 'receivers', y: 'ipc', series: 'work' },
   },
   {
     id: 'dvfs-memory-bound',
@@ -142,10 +142,10 @@ export const guidedExperiments: GuidedExperiment[] = [
     title: 'GFlops/W vs divisor',
     source: 'scc.md 5',
     whatToLookFor:
-      'Energy efficiency jumps from divisor 2 (1.1 V) to 5 (0.6 V) because dynamic power goes with V squared, then stays within a narrow band to 16 (the voltage no longer drops; leakage slowly takes a larger share). The best divisor is 5 or above.',
+      "GFlops/W with the paper's power model (C V^2 f of the core, gflopsPerWattPaper): it jumps from divisor 2 (1.1 V) to 5 (0.6 V) because power goes with V squared, then the memory-bound dot product and matrix-vector product gain about a quarter more to 16 (fewer core cycles per DRAM access) while the compute-bound matrix product stays flat. The rows also give gflopsPerW with the lab's full core power (activity and leakage), which falls slowly past 5 as leakage takes a larger share.",
     experiments: (['dot', 'matvec', 'matmul'] as const).flatMap((kernel) => [2, 3, 4, 5, 8, 12, 16].map((divisor) => exp('dvfs-kernels', { kernel, divisor }))),
     sweep: { param: 'divisor', values: [2, 3, 4, 5, 8, 12, 16] },
-    chart: { x: 'divisor', y: 'gflopsPerW', series: 'kernel' },
+    chart: { x: 'divisor', y: 'gflopsPerWattPaper', series: 'kernel' },
   },
   {
     id: 'rcce-vs-socket',
@@ -171,7 +171,7 @@ export const guidedExperiments: GuidedExperiment[] = [
     title: 'Shared DRAM: 4 MB read and written on each controller',
     source: 'scc.md 7',
     whatToLookFor:
-      'Core 0 and core 47 each read and then write 4 MB of uncached shared memory on each of the four controllers (the LUT maps the shared window in four groups of 15 pages). Every 8 B access crosses the mesh there and back, 2 x 4 mesh cycles per hop on top of 40 core and 46 memory cycles: time grows linearly with the hops to the controller (0 to 8), the same slope for reads and writes.',
+      'Core 0 and core 47 each read and then write 4 MB of uncached shared memory on each of the four controllers (the LUT maps the shared window in four groups of 15 pages). Every 4 B access of the 32-bit word loop crosses the mesh there and back, 2 x 4 mesh cycles per hop on top of 40 core and 46 memory cycles: time grows linearly with the hops to the controller (0 to 8), the same slope for reads and writes.',
     experiments: [0, 47].map((core) => exp('dram-hops', { core })),
     sweep: { param: 'core', values: [0, 47] },
     chart: { x: 'hops', y: 'timeNs', series: 'op' },
@@ -181,7 +181,7 @@ export const guidedExperiments: GuidedExperiment[] = [
     title: 'Pipeline, private memory: time linear in D',
     source: 'scc.md 7',
     whatToLookFor:
-      'Eight stages forward 64 KB chunks with RCCE (8160 B pieces through the MPBs) and transform them in place in their private memory. Doubling D doubles the chunks: time is a straight line in D, offset by filling the pipeline (stages - 1 chunk times). Watch the stage timeline: each stage waits for its input, works, then waits for the next stage to take the chunk.',
+      'Eight stages forward 64 KB chunks with RCCE (8160 B pieces through the MPBs) into a private buffer and add 1 to every 32-bit word in place, as the paper\'s code does. The buffers are not pre-touched: with no write-allocate the first chunk\'s receive writes every word to DRAM, later chunks find the buffer in L2 (preTouch: true is the what-if). Doubling D doubles the chunks: time is a straight line in D, offset by filling the pipeline (stages - 1 chunk times). Watch the stage timeline: each stage waits for its input, works, then waits for the next stage to take the chunk.',
     experiments: sweep('pipeline', { mode: 'private', chunkBytes: 65536 }, 'dataBytes', [262144, 524288, 1048576, 2097152]),
     sweep: { param: 'dataBytes', values: [262144, 524288, 1048576, 2097152] },
     chart: { x: 'dataBytes', y: 'timeNs' },
@@ -191,7 +191,7 @@ export const guidedExperiments: GuidedExperiment[] = [
     title: 'Pipeline, uncached shared memory: time set by D, not by C',
     source: 'scc.md 7',
     whatToLookFor:
-      'Stages read their input from the previous stage\'s buffer in uncached shared DRAM and write their own; only 32 B tokens travel. Every access is an 8 B DRAM transaction, so the time per byte is the same at any chunk size: the bars are flat over C (and grow in proportion to D). The controllers\' request counts show where the buffers live.',
+      'The chunks stay in a queue of stages - 1 slots in uncached shared DRAM, allocated from the start of the shared window (the paper\'s LUT set-up puts it on the controller at (0,0)); every stage adds 1 to each 32-bit word of its slot in place, one 4 B read and one 4 B write transaction per word, and only 32 B tokens travel, in a ring (the last stage returns each token to the first). The time per byte is the same at any chunk size: the bars are flat over C (and grow in proportion to D). The controllers\' request counts show that MC0 serves everything.',
     experiments: sweep('pipeline', { mode: 'uncached-shared', stages: 4 }, 'chunkBytes', [4096, 16384, 65536]),
     sweep: { param: 'chunkBytes', values: [4096, 16384, 65536] },
     chart: { x: 'chunkBytes', y: 'timeNs', logX: true },
@@ -201,7 +201,7 @@ export const guidedExperiments: GuidedExperiment[] = [
     title: 'Pipeline, cached shared memory: the flushes set the pace',
     source: 'scc.md 7',
     whatToLookFor:
-      'With no coherence every stage flushes its whole cache before reading a chunk and after writing it (2 flushes per chunk per core, the SCC\'s software flush reads an L2-sized region). The flush has just emptied the caches and they do not allocate on a write miss, so each stage writes its output with software allocate-on-write (one load per line, then the stores hit; plain stores would each be a DRAM transaction). A flush costs the same at any chunk size, so small chunks are dominated by flushes (flushShare) and slow; as C grows the flushes are amortised, and above the L2 size (256 KB) cached shared memory overtakes private mode, whose chunks no longer fit in L2.',
+      'With no coherence every stage flushes its whole cache before reading a chunk and after writing it (2 flushes per chunk per core, the SCC\'s software flush reads an L2-sized region). The in-place add reads each line before writing it, so its stores hit; the first stage\'s copy into the slot and the last stage\'s copy to the output write into lines the flush has just evicted, and with no write-allocate each 32-bit store is a DRAM transaction (allocateOnWrite: true is the what-if). A flush costs the same at any chunk size, so small chunks are dominated by flushes (flushShare) and slow; as C grows the flushes are amortised (up to 256 KB here: beyond it 2 MB makes too few chunks to keep 4 stages busy). Private mode slows down as C grows (its chunk buffer fills L2 from 256 KB on), so above 256 KB cached shared memory is the faster one.',
     experiments: (['cached-shared', 'private'] as const).flatMap((mode) =>
       [16384, 65536, 262144, 524288, 1048576].map((chunkBytes) => exp('pipeline', { mode, stages: 4, dataBytes: 2097152, chunkBytes })),
     ),
@@ -213,12 +213,32 @@ export const guidedExperiments: GuidedExperiment[] = [
     title: '48 stages: snake order vs id order',
     source: 'scc.md 7',
     whatToLookFor:
-      'In id order stage 11 hands over to stage 12 across the whole mesh (6 hops), likewise 23-24 and 35-36; in snake order every neighbour is on the same tile or one hop away. With 256 KB chunks snake order is a little faster in every mode (about 0.4-1 %). The scc.md observation that the gain is largest for cached shared memory does not come out here: uncached mode pays the hops on four 8 B transactions per line and gains most. With several chunks in flight (dataBytes 2 MB) snake order is slower in the shared modes: the wave of active stages stays on one controller for 12 stages, where id order changes controller every 6 (watch the controller queue chart).',
+      'In id order stage 11 hands over to stage 12 across the whole mesh (6 hops), likewise 23-24 and 35-36, and the last stage (core 47) is 8 hops from the controller at (0,0) that holds the shared queue and output; in snake order every neighbour is on the same tile or one hop away and the last stage (core 36) is 3 hops from it. With one 256 KB chunk snake order is a little faster in every mode and, as in the paper\'s Table I, most in cached shared mode (about 0.2 % private, 0.6 % uncached, 1.1 % cached). The cached gain comes mostly from the last stage copying the chunk to the output one 4 B store at a time (no write-allocate) from farther away: compare allocateOnWrite: true or ioBuffers: \'private\'.',
     experiments: (['private', 'uncached-shared', 'cached-shared'] as const).flatMap((mode) =>
       (['id', 'snake'] as const).map((order) => exp('pipeline', { mode, order, stages: 48, dataBytes: 262144, chunkBytes: 262144 })),
     ),
     sweep: { param: 'order', values: ['id', 'snake'] },
     chart: { x: 'order', y: 'timeNs', series: 'mode' },
+  },
+  {
+    id: 'pipeline-allocate-on-write',
+    title: 'Pipeline what-if: software allocate-on-write',
+    source: 'scc.md 1, 7, 9',
+    whatToLookFor:
+      'The paper\'s code copies with plain stores. The SCC\'s caches do not allocate on a write miss, so the first stage\'s copy into a flushed queue slot and the last stage\'s copy to the output send every 32-bit store to DRAM. With allocateOnWrite the copies load one word of each destination line first: the stores hit and each line goes back whole at the next flush. Compare dramWrites and timeNs (cached shared and private; uncached pages never cache, so nothing changes there).',
+    experiments: (['cached-shared', 'private'] as const).flatMap((mode) => ([false, true] as const).map((allocateOnWrite) => exp('pipeline', { mode, allocateOnWrite }))),
+    sweep: { param: 'allocateOnWrite', values: [false, true] },
+    chart: { x: 'allocateOnWrite', y: 'dramWrites', series: 'mode' },
+  },
+  {
+    id: 'pipeline-pre-touch',
+    title: 'Pipeline what-if: pre-touched receive buffers',
+    source: 'scc.md 1, 7',
+    whatToLookFor:
+      'Private mode as the paper ran it: every stage receives into a malloc\'d buffer nobody has read, so the first chunk\'s receive writes every word to DRAM (no write-allocate); later chunks find the buffer in L2. With preTouch every stage reads its buffer once before the timed run and even the first chunk\'s receive hits: dramWrites fall by about one chunk\'s words per stage. The effect is largest when there are few chunks (D close to C).',
+    experiments: ([65536, 262144] as const).flatMap((chunkBytes) => ([false, true] as const).map((preTouch) => exp('pipeline', { mode: 'private', chunkBytes, preTouch }))),
+    sweep: { param: 'preTouch', values: [false, true] },
+    chart: { x: 'preTouch', y: 'timeNs', series: 'chunkBytes' },
   },
   {
     id: 'nbody-ring-workers',

@@ -25,6 +25,8 @@ const ROWS: Row[] = [
   { key: 'blocked', label: 'Blocked on', value: (t, c) => BLOCK_REASON_NAMES[t.core(c, C.blockedOn)] ?? '?' },
   { key: 'clock', label: 'Local clock', value: (t, c) => simTime(t.core(c, C.clockPs) / PS, 5) },
   { key: 'cycles', label: 'Cycles', value: (t, c) => num(t.core(c, C.cycles), 4) },
+  // IPC as the RCCE study defines it: instructions / wall-clock core cycles
+  { key: 'ipc', label: 'Instructions / IPC', value: (t, c) => `${num(t.core(c, C.instructions), 5)} / ${t.core(c, C.cycles) > 0 ? (t.core(c, C.instructions) / t.core(c, C.cycles)).toFixed(3) : '–'}` },
   { key: 'util', label: 'Utilisation (run)', value: (t, c) => pct(t.utilRun(c)) },
   { key: 'busy', label: 'Busy', value: (t, c) => simTime(t.core(c, C.busyPs) / PS) },
   ...STALL_NAMES.map((_, i): Row => ({ key: `stall${i}`, label: `Stall: ${stallLabel(i)}`, value: (t, c) => simTime(t.core(c, C.stallL1MissPs + i) / PS), applies: (spec) => stallApplies(spec, i) })),

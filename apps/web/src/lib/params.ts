@@ -82,7 +82,8 @@ export const CHIP_FIELD_PATHS: Record<string, { path: string; label: string }[]>
     { path: 'l2Enabled', label: 'L2 caches on' },
     { path: 'missesInFlight', label: 'Outstanding misses per core' },
     { path: 'mesh.hopMeshCycles', label: 'Hop latency, mesh cycles' },
-    { path: 'memory.serviceMemCycles', label: 'Controller time per line, memory cycles' },
+    { path: 'memory.dram.model', label: 'DRAM controller model (ddr: banks and open rows; fixed: one service time)' },
+    { path: 'memory.dram.tRcdNs', label: 'DRAM tRCD (activate to read), ns' },
     { path: 'mpb.remoteAccessCycles', label: 'Remote MPB access, core cycles' },
   ],
   tile64: [

@@ -35,6 +35,11 @@ export function stallLabel(i: number): string {
 
 const share = (v: number) => pct(v);
 
+function ipcOf(t: Telemetry, c: number): number {
+  const cycles = t.core(c, C.cycles);
+  return cycles > 0 ? t.core(c, C.instructions) / cycles : 0;
+}
+
 export const CORE_METRICS: CoreMetric[] = [
   {
     id: 'utilization',
@@ -54,6 +59,19 @@ export const CORE_METRICS: CoreMetric[] = [
       format: share,
     }),
   ),
+  {
+    // the RCCE study's IPC: instructions / wall-clock core cycles (whole run in both windows)
+    id: 'ipc',
+    label: 'IPC (instructions / cycles)',
+    unit: 'instructions per wall-clock cycle, run so far',
+    max: (t) => {
+      let m = 0;
+      for (let c = 0; c < t.cores; c++) m = Math.max(m, ipcOf(t, c));
+      return m > 0 ? m : 1;
+    },
+    value: (t, c) => ipcOf(t, c),
+    format: (v) => v.toFixed(3),
+  },
   {
     id: 'power',
     label: 'Power',

@@ -45,10 +45,10 @@ interface Plan {
 }
 
 function planOf(prepared: PreparedRun): Plan {
-  const p = prepared.params as { mode: PipelineMode; order: PipelineOrder; stages: number; chunkBytes: number; tokenBytes: number; dataBytes: number; placement: PipelinePlacement };
+  const p = prepared.params as { mode: PipelineMode; order: PipelineOrder; stages: number; chunkBytes: number; tokenBytes: number; dataBytes: number; slots: number; placement: PipelinePlacement };
   const chip = prepared.chip;
   const cores = stageCores(chip, p.stages, p.order);
-  const buffers = p.mode === 'private' ? [] : stageBuffers(chip, cores, p.chunkBytes, p.placement).map((b) => b.controller);
+  const buffers = p.mode === 'private' ? [] : stageBuffers(chip, cores, p);
   return { chip, mode: p.mode, cores, buffers, transfers: transfers(chip, cores), chunkBytes: p.chunkBytes, tokenBytes: p.tokenBytes, dataBytes: p.dataBytes };
 }
 
@@ -284,7 +284,7 @@ export function PipelineMesh(props: WorkloadViewProps) {
   const longest = hops.length ? Math.max(...hops) : 0;
   const shared = plan.mode !== 'private';
   const what = shared
-    ? `Each arrow carries a ${bytes(plan.tokenBytes)} token through the MPBs (RCCE); the ${bytes(plan.chunkBytes)} chunk goes through DRAM: written to the stage’s output buffer on its controller (green), read from there by the next stage.`
+    ? `Each arrow carries a ${bytes(plan.tokenBytes)} token through the MPBs (RCCE), and the last stage returns it to the first; the ${bytes(plan.chunkBytes)} chunk stays in its slot of a queue in shared DRAM (its controller in green), where every stage adds 1 to it in place.`
     : `Each arrow carries the ${bytes(plan.chunkBytes)} chunks by RCCE (8160 B pieces through the MPBs), from one private memory to the next.`;
   return (
     <div data-testid="pipeline-mesh" data-transfers={plan.transfers.length} data-total-hops={total} data-max-hops={longest} style={{ marginBottom: '1rem' }}>
@@ -321,7 +321,7 @@ export function PipelineMesh(props: WorkloadViewProps) {
                     </td>
                     <td>{x.hops}</td>
                     <td>{bytes(shared ? plan.tokenBytes : plan.chunkBytes)}</td>
-                    <td>{shared ? `${bytes(plan.chunkBytes)} via MC${plan.buffers[x.from]}` : '–'}</td>
+                    <td>{shared ? `${bytes(plan.chunkBytes)} in place, ${(plan.buffers[x.from] ?? -1) >= 0 ? `on MC${plan.buffers[x.from]}` : 'slots on several controllers'}` : '–'}</td>
                   </tr>
                 ))}
               </tbody>

@@ -153,7 +153,7 @@ export interface MeshFrame {
   /** Stage cores in pipeline order. */
   cores: readonly number[];
   transfers: readonly Transfer[];
-  /** Controller of each stage's shared buffer (shared modes), else empty. */
+  /** Controller of the shared queue each stage works on (shared modes; -1: slots on several controllers), else empty. */
   buffers: readonly number[];
   /** Traffic of a transfer: the busiest link of its route, both directions, flits/µs; null without a run. */
   traffic(t: Transfer): number | null;
@@ -213,7 +213,7 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
     p.rect(r.x, r.y, r.w, r.h, { fill: held.length ? '#009E73' : '#f3f4f6', stroke: '#4b5563', lineWidth: 1.25 }, 4);
     p.text(r.x + r.w / 2, r.y + r.h * 0.32, `MC${m}`, { size: 12, weight: 'bold', color: held.length ? '#ffffff' : INK, anchor: 'middle', baseline: 'middle' });
     if (held.length) {
-      const label = held.length > 4 ? `${held.length} buffers` : `buf ${held.join(',')}`;
+      const label = 'queue';
       p.text(r.x + r.w / 2, r.y + r.h * 0.72, label, { size: 10.5, color: '#ffffff', anchor: 'middle', baseline: 'middle' });
     }
   }
@@ -236,7 +236,7 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
       p.text(r.x + r.w / 2, r.y + r.h / 2 + 9, `core ${c}`, { size: 9.5, color: '#d5dae0', anchor: 'middle', baseline: 'middle' });
     }
   }
-  // shared buffers: a dashed line from each stage to the controller of its output buffer
+  // shared queue: a dashed line from each stage to the controller of the queue's slots
   f.buffers.forEach((m, s) => {
     if (m < 0) return;
     const a = g.core(f.cores[s]!);
@@ -284,6 +284,6 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
   p.text(x2 + 22, y + 14, `hops between stages (≥ ${LONG_HOPS}: long)`, { size: 12, color: INK, baseline: 'middle' });
   if (f.buffers.length) {
     p.line(x2, y + 36, x2 + 18, y + 36, { stroke: '#009E73', lineWidth: 1.5, dash: [4, 3] });
-    p.text(x2 + 22, y + 36, "stage → controller of its output buffer", { size: 12, color: INK, baseline: 'middle' });
+    p.text(x2 + 22, y + 36, "stage → controller of the shared queue", { size: 12, color: INK, baseline: 'middle' });
   }
 }

@@ -1,11 +1,13 @@
 /**
  * dram-hops: one core reads and then writes a block of shared memory (4 MB by default) on each
  * memory controller in turn, through the LUT's shared groups (15 pages per controller, scc.md
- * 7). Uncached (the pipeline's uncached-shared mode: one 8 B transaction per access) or cached
- * (one 32 B line per miss; stores do not allocate, so they go to memory line by line). Every
- * transaction crosses the mesh there and back, so the time grows linearly with the hops from
- * the core to the controller.
- * Rows {core, controller, hops, op, bytes, mapping, timeNs, nsPerLine}.
+ * 7; paper 003 Figure 2, lines 4113-4193). A plain loop over 32-bit words, as the pipeline's
+ * stages (accessBytes 4): uncached (the pipeline's uncached-shared mode), every load and store
+ * is a 4 B DRAM transaction; accessBytes 8 (what-if, the lab's earlier default) moves 8 B per
+ * transaction. Cached: one 32 B line per read miss; stores do not allocate, so each goes to
+ * memory on its own. Every transaction crosses the mesh there and back, so the time grows
+ * linearly with the hops from the core to the controller.
+ * Rows {core, controller, hops, op, bytes, mapping, accessBytes, timeNs, nsPerLine}.
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, tileHops, type SccCore, type Row, type WorkloadDef } from '@manycore/engine';
@@ -17,6 +19,7 @@ const Params = z.strictObject({
   core: z.number().int().min(0).default(0).describe('the core that reads and writes'),
   bytes: z.number().int().min(32).max(64 * MB).default(4 * MB).describe('bytes read, then written, on each controller'),
   mapping: z.enum(['uncached', 'cached']).default('uncached').describe('page type of the shared block for this core'),
+  accessBytes: z.number().int().min(4).max(8).default(4).describe('bytes per load / store: 4 (a 32-bit word loop) or 8 (what-if: 8 B transactions on uncached pages)'),
 });
 type P = z.infer<typeof Params>;
 
@@ -30,6 +33,7 @@ export const dramHops: WorkloadDef<P> = {
   params: Params,
   participants: (p, chip) => {
     if (p.core >= chip.topo.cores) throw new WorkloadParamError(`core ${p.core} does not exist (the chip has ${chip.topo.cores})`);
+    if (p.accessBytes !== 4 && p.accessBytes !== 8) throw new WorkloadParamError(`accessBytes must be 4 or 8 (got ${p.accessBytes})`);
     return [p.core];
   },
   *program(core: SccCore, p: P) {
@@ -43,13 +47,17 @@ export const dramHops: WorkloadDef<P> = {
         const addr = base + (op === 'write' ? WRITE_OFFSET : 0);
         const t0 = core.now;
         for (let o = 0; o < bytes; o += 32) {
-          if (op === 'read') core.readRange(addr + o, 32);
-          else core.writeRange(addr + o, 32, o & 0xff);
+          if (p.accessBytes === 8) {
+            // readRange / writeRange: 8 B transactions on uncached pages, 32-bit accesses when cached
+            if (op === 'read') core.readRange(addr + o, 32);
+            else core.writeRange(addr + o, 32, o & 0xff);
+          } else if (op === 'read') for (let w = 0; w < 32; w += 4) core.load32(addr + o + w);
+          else for (let w = 0; w < 32; w += 4) core.store32(addr + o + w, o + w);
           if (core.due()) yield DUE;
         }
         core.fence();
         const timeNs = (core.now - t0) / 1000;
-        core.report({ core: core.id, controller: m, hops, op, bytes, mapping: p.mapping, timeNs, nsPerLine: timeNs / (bytes / 32) });
+        core.report({ core: core.id, controller: m, hops, op, bytes, mapping: p.mapping, accessBytes: p.accessBytes, timeNs, nsPerLine: timeNs / (bytes / 32) });
       }
     }
   },

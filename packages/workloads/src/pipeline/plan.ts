@@ -1,6 +1,6 @@
 /**
- * The pipeline's plan: which core runs each stage (id or snake order), where each stage's
- * shared output buffer lives, the input data and the stage transformation. Pure functions of
+ * The pipeline's plan: which core runs each stage (id or snake order), where the shared-memory
+ * modes' queue, input and output live, the input data and the expected output. Pure functions of
  * the parameters, the chip and the seed, so every core (and the driver) derives the same plan.
  */
 import { asScc, coreHops, tileAt, type ResolvedChip } from '@manycore/engine';
@@ -10,7 +10,7 @@ export const PIPELINE_MODES = ['private', 'uncached-shared', 'cached-shared'] as
 export type PipelineMode = (typeof PIPELINE_MODES)[number];
 export const PIPELINE_ORDERS = ['id', 'snake'] as const;
 export type PipelineOrder = (typeof PIPELINE_ORDERS)[number];
-export const PIPELINE_PLACEMENTS = ['nearest', 'sequential'] as const;
+export const PIPELINE_PLACEMENTS = ['sequential', 'interleaved'] as const;
 export type PipelinePlacement = (typeof PIPELINE_PLACEMENTS)[number];
 
 /**
@@ -45,30 +45,75 @@ export function stageHops(chip: ResolvedChip, cores: readonly number[]): { total
   return { total, max };
 }
 
-/** Number of slots of each shared output buffer (double buffering). */
-export const SLOTS = 2;
+/**
+ * The shared-memory modes' buffers (paper 003 lines 4004-4018): the first core allocates them in
+ * the shared window and sends their offsets to the other stages. One of them is the queue: at
+ * most m - 1 slots of C bytes (lines 4017-4018: synchronous hand-overs bound the slots by m - 1), slot
+ * k mod Q holding chunk k; the input (D bytes, read by the first stage) and the output (D bytes,
+ * written by the last) are the others ("the buffers", plural, line 4006; the paper does not say
+ * where input and output live: `ioBuffers: 'private'` puts them in the first and last stages'
+ * private memories instead).
+ *
+ * Placement
+ *  - sequential (the paper's set-up, lines 4098-4104): queue, input and output one after
+ *    another from the start of the shared window, as the first core's allocator hands them out.
+ *    The LUT points the first 15 shared entries (15 x 16 MB) at the controller at tile (0,0), so
+ *    on the SCC everything sits on that one controller (MC0) up to 240 MB.
+ *  - interleaved (what-if): queue slot j on controller j mod 4 (each controller's first shared
+ *    group), input and output still from the start of the window.
+ */
+export interface SharedPlan {
+  /** Queue slots Q. */
+  slots: number;
+  /** Core address and controller of every slot. */
+  slotAddr: number[];
+  slotController: number[];
+  input: number;
+  output: number;
+  inputController: number;
+  outputController: number;
+}
+
+/** Queue slots: `requested` (at most stages - 1); 0 or absent: stages - 1 (the paper's bound). */
+export function queueSlots(stages: number, requested = 0): number {
+  return Math.max(1, requested > 0 ? Math.min(stages - 1, requested) : stages - 1);
+}
+
+const PAGE = 4096;
+const roundUp = (b: number) => Math.ceil(b / PAGE) * PAGE;
+
+export function sharedPlan(chip: ResolvedChip, p: { stages: number; chunkBytes: number; dataBytes: number; slots?: number; placement: PipelinePlacement }): SharedPlan {
+  const slots = queueSlots(p.stages, p.slots);
+  const slotBytes = p.chunkBytes; // a multiple of 32: slots stay line aligned
+  const slotAddr: number[] = [];
+  let next = chip.sharedBase;
+  if (p.placement === 'sequential') {
+    for (let j = 0; j < slots; j++) slotAddr.push(next + j * slotBytes);
+    next += roundUp(slots * slotBytes);
+  } else {
+    const used = new Array<number>(chip.controllers).fill(0);
+    for (let j = 0; j < slots; j++) {
+      const m = j % chip.controllers;
+      slotAddr.push(sharedAddrOnController(chip, m) + used[m]!);
+      used[m]! += slotBytes;
+    }
+    next += roundUp(used[0]!);
+  }
+  const input = next;
+  const output = input + roundUp(p.dataBytes);
+  if (output + p.dataBytes > chip.sharedBase + chip.sharedBytes) throw new Error(`pipeline: the shared buffers do not fit the shared window (${chip.sharedBytes} B)`);
+  return { slots, slotAddr, slotController: slotAddr.map((a) => controllerOf(chip, a)), input, output, inputController: controllerOf(chip, input), outputController: controllerOf(chip, output + p.dataBytes - 1) };
+}
 
 /**
- * Shared output buffer of every stage (SLOTS x chunkBytes, line aligned) and its controller.
- * The shared window is mapped through the LUT in groups of 15 pages per controller (scc.md 7).
- * nearest: each stage's buffer is on the controller nearest its core (the writer writes
- * close by, the next stage reads across the mesh); sequential: buffers one after another from
- * the start of the shared window, as a simple shared-memory allocator would place them (on the
- * SCC all of them land in the first group: controller 0).
+ * For the views: the controller of the shared data each stage works on (shared modes; every
+ * stage works on every slot in turn, so this is the controller of slot 0 unless the slots are
+ * interleaved, where it is -1).
  */
-export function stageBuffers(chip: ResolvedChip, cores: readonly number[], chunkBytes: number, placement: PipelinePlacement): { addr: number; controller: number }[] {
-  const bytes = Math.ceil((SLOTS * chunkBytes) / 4096) * 4096;
-  const used = new Array<number>(chip.controllers).fill(0);
-  return cores.map((core, s) => {
-    if (placement === 'sequential') {
-      const addr = chip.sharedBase + s * bytes;
-      return { addr, controller: controllerOf(chip, addr) };
-    }
-    const m = chip.nearestController[core]!;
-    const addr = sharedAddrOnController(chip, m) + used[m]! * bytes;
-    used[m]! += 1;
-    return { addr, controller: m };
-  });
+export function stageBuffers(chip: ResolvedChip, cores: readonly number[], p: { chunkBytes: number; dataBytes: number; slots?: number; placement: PipelinePlacement }): number[] {
+  const plan = sharedPlan(chip, { ...p, stages: cores.length });
+  const one = new Set(plan.slotController).size === 1;
+  return cores.map(() => (one ? plan.slotController[0]! : -1));
 }
 
 /** Controller that the LUT maps a shared address to. */
@@ -87,28 +132,27 @@ function mix32(x: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-/** Byte j of the input stream that `seed` names (stage 0 generates it). */
-export function inputByte(seed: number, j: number): number {
-  return (mix32((seed * 0x9e3779b1) ^ mix32(j >>> 2)) >>> ((j & 3) * 8)) & 0xff;
+/** 32-bit word j of the input stream that `seed` names (stage 0 writes it before the timed run). */
+export function inputWord(seed: number, j: number): number {
+  return mix32((seed * 0x9e3779b1) ^ mix32(j));
 }
 
-/** Fills dst with input bytes [from, from + dst.length). */
+/** Byte j of the input stream (little-endian words). */
+export function inputByte(seed: number, j: number): number {
+  return (inputWord(seed, j >>> 2) >>> ((j & 3) * 8)) & 0xff;
+}
+
+/** Fills dst with input bytes [from, from + n). */
 export function inputBytes(seed: number, from: number, dst: Uint8Array, n = dst.length): void {
   for (let i = 0; i < n; i++) dst[i] = inputByte(seed, from + i);
 }
 
-/** The stage operation, applied to every byte by every stage: b -> (5 b + 7) mod 256 (a bijection). */
-export function stageOp(b: number): number {
-  return (b * 5 + 7) & 0xff;
-}
-
-/** Table of the operation applied `times` times. */
-export function opTable(times: number): Uint8Array {
-  const t = new Uint8Array(256);
-  for (let b = 0; b < 256; b++) {
-    let v = b;
-    for (let k = 0; k < times; k++) v = stageOp(v);
-    t[b] = v;
-  }
-  return t;
+/**
+ * Byte j of the output after `stages` stages each added 1 to every element of `elementBytes`
+ * (paper 003 lines 4105-4107: "incremented the value read in the input by 1 and wrote it back").
+ */
+export function outputByte(seed: number, j: number, stages: number, elementBytes: 1 | 4): number {
+  if (elementBytes === 1) return (inputByte(seed, j) + stages) & 0xff;
+  const w = (inputWord(seed, j >>> 2) + stages) >>> 0;
+  return (w >>> ((j & 3) * 8)) & 0xff;
 }

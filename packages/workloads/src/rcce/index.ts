@@ -19,6 +19,14 @@
  * Messages longer than 8160 B go chunk by chunk. Flags share bytes, so every flag write is a
  * read-modify-write of the owner's flag line under the owner's test-and-set register (as
  * RCCE does for single-bit flags). Supports up to 64 cores (one 32 B flag line).
+ *
+ * Logged messages (core.logMessage, C.loggedMessages): as the RCCE study's modified library
+ * counted them (paper 003 lines 2867-2876), one per RCCE_put or RCCE_get call: a chunk copied
+ * into the own communication buffer is a put, a chunk copied out of another core's a get, a
+ * flag write a get and a put of the flag line (RCCE_flag_write with single-bit flags). Flag
+ * reads and polling (RCCE_wait_until, RCCE_test_flag) are not calls. Per chunk: 5 on each side.
+ * (RCCE sends a message's last partial line as a padded line with a flag round of its own;
+ * here a chunk goes whole, so a message of n <= 8160 B is one put and one get.)
  */
 import { DUE, type SccCore, type Sim } from '@manycore/engine';
 import { copy } from '../lib/mem';
@@ -88,6 +96,7 @@ export class Rcce {
   *writeFlags(owner: number, kind: FlagKind, bits: readonly number[], value: boolean): Sim<void> {
     const core = this.core;
     const line = this.flagLine(owner);
+    core.logMessage(2); // RCCE_flag_write: RCCE_get and RCCE_put of the flag line
     yield* core.lock(owner);
     core.invalidateMpbt();
     for (const b of bits) {
@@ -176,6 +185,7 @@ export class Rcce {
     const core = this.core;
     if (r.stage === 'post') {
       const n = Math.min(RCCE_CHUNK_BYTES, r.bytes - r.offset);
+      core.logMessage(); // RCCE_put into the own communication buffer
       yield* copy(core, this.commBuf(core.id), r.buf + r.offset, n);
       yield* this.writeFlag(r.peer, FLAG_SENT, core.id, true);
       this.stats.chunksSent++;
@@ -199,6 +209,7 @@ export class Rcce {
     const n = Math.min(RCCE_CHUNK_BYTES, r.bytes - r.offset);
     yield* this.writeFlag(core.id, FLAG_SENT, r.peer, false);
     core.invalidateMpbt();
+    core.logMessage(); // RCCE_get from the sender's communication buffer
     yield* copy(core, r.buf + r.offset, this.commBuf(r.peer), n);
     yield* this.writeFlag(r.peer, FLAG_READY, core.id, true);
     this.stats.chunksReceived++;
@@ -246,6 +257,7 @@ export class Rcce {
   *peek(buf: number, bytes: number, src: number): Sim<boolean> {
     if (!this.flag(FLAG_SENT, src)) return false;
     this.core.invalidateMpbt();
+    this.core.logMessage(); // RCCE_get
     yield* copy(this.core, buf, this.commBuf(src), Math.min(bytes, RCCE_CHUNK_BYTES));
     return true;
   }
@@ -260,6 +272,7 @@ export class Rcce {
     const core = this.core;
     const master = this.members[0]!;
     const line = this.flagLine(master);
+    core.logMessage(2); // the counter line's RCCE_get and RCCE_put
     yield* core.lock(master);
     core.invalidateMpbt();
     const gen = core.load32(line + BARRIER_GEN);
@@ -284,6 +297,7 @@ export class Rcce {
       for (const r of receivers) core.countMessage(r, bytes);
       for (let off = 0; off < bytes || (off === 0 && bytes === 0); off += RCCE_CHUNK_BYTES) {
         const n = Math.min(RCCE_CHUNK_BYTES, bytes - off);
+        core.logMessage(); // RCCE_put
         yield* copy(core, this.commBuf(core.id), buf + off, n);
         for (const r of receivers) yield* this.writeFlag(r, FLAG_SENT, core.id, true);
         yield* this.waitFlags(FLAG_READY, receivers, true);
@@ -297,6 +311,7 @@ export class Rcce {
       yield* this.waitFlags(FLAG_SENT, [root], true);
       yield* this.writeFlag(core.id, FLAG_SENT, root, false);
       core.invalidateMpbt();
+      core.logMessage(); // RCCE_get
       yield* copy(core, buf + off, this.commBuf(root), n);
       yield* this.writeFlag(root, FLAG_READY, core.id, true);
       if (bytes === 0) break;

@@ -133,4 +133,23 @@ describe('RCCE', () => {
     });
     for (const r of rows) expect(r.total).toBe(40);
   });
+
+  it('logs messages as RCCE_put / RCCE_get calls (5 per chunk on each side), not polls: a receiver that waits long polls more but logs the same', () => {
+    const logged = (delayCycles: number) =>
+      run([0, 6], function* (core, rcce) {
+        const buf = core.privateBase + MB;
+        const m0 = core.counter('loggedMessages');
+        const i0 = core.counter('instructions');
+        if (core.id === 0) {
+          core.compute(delayCycles, 0); // the receiver waits this long for the message
+          yield* rcce.send(buf, 100, 6);
+        } else yield* rcce.recv(buf, 100, 0);
+        core.report({ core: core.id, msgs: core.counter('loggedMessages') - m0, instr: core.counter('instructions') - i0 });
+      });
+    const soon = logged(0);
+    const late = logged(100_000);
+    for (const rows of [soon, late]) for (const r of rows) expect(r.msgs).toBe(5); // put + flag write (get, put) + flag write (get, put)
+    const recvInstr = (rows: Row[]) => rows.find((r) => r.core === 6)!.instr as number;
+    expect(recvInstr(late)).toBeGreaterThan(recvInstr(soon) + 10_000); // the wait's poll loop
+  });
 });

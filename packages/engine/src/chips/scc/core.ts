@@ -14,10 +14,18 @@
  * Timing (bound phase, zero load; queueing is charged later by the weave, see weave.ts)
  * - L1 hit: l1d.hitCycles; L2 hit: l2.hitCycles (stall "l1Miss").
  * - DRAM: coreOverheadCycles core cycles + 2 x hops x hopMeshCycles mesh cycles + accessMemCycles
- *   memory cycles (scc.md: 40 + 4 x n x 2 + 46).
+ *   memory cycles (scc.md: 40 + 4 x n x 2 + 46), the time of a DRAM row hit; the weave adds
+ *   bank (closed bank, row conflict) and bus waits (dram/ddr.ts). Each transaction is recorded
+ *   with its line id, so its bank and row are known.
  * - MPB: local tile mpb.localAccessCycles; remote mpb.remoteAccessCycles + 2 x hops x hop.
  * - Memory transactions occupy one of `missesInFlight` slots; the core keeps executing and
  *   stalls only when it needs a slot and none is free, or at a fence (compute/memory overlap).
+ * Instructions (C.instructions; IPC = instructions / cycles): a scalar load or store is 1, a
+ * bulk range one per 32-bit word plus LINE_LOOP_INSTRUCTIONS per line, CL1INVMB 1, a
+ * test-and-set read 1, a release (a store) 1, the software flush one load per line of its
+ * region plus its loop; a wait executes its poll loop once per poll read. Cache fills, stalls
+ * and the write-combine drain execute nothing. C.nonCacheableReads: bus reads from uncached
+ * pages (scalar, bulk and poll reads).
  * Units: time in ps, sizes in bytes. Functional caches are non-coherent, as on the SCC.
  * Hot paths (load*, store*, the line helpers) are called on every access: no allocation.
  */
@@ -60,6 +68,20 @@ const NO_LINE = -(2 ** 40);
 /** A line-id base in the test-and-set space, which caches never hold (unmapped pages). */
 const SPACE_TAS_LINES = (SPACE_TAS << SPACE_SHIFT) >>> 0;
 
+/**
+ * Instructions of a bulk range's loop per 32 B line besides its 32-bit moves: a pointer add, a
+ * counter decrement and a branch (a loop unrolled by the line, as RCCE's memcpy_scc1 copies: 8
+ * loads, 8 stores and 6 loop instructions per line). The P54C pairs them with the moves, so they
+ * take no cycle of their own here. copy() runs both loops' overhead: 6 per line.
+ */
+export const LINE_LOOP_INSTRUCTIONS = 3;
+/**
+ * A spin on a flag (waitUntil), per poll read: CL1INVMB, the load, a compare and a branch
+ * (RCCE_wait_until: invalidate, read, test, loop). On a page that is not MPBT, no CL1INVMB: 3.
+ */
+export const POLL_MPBT_INSTRUCTIONS = 4;
+export const POLL_INSTRUCTIONS = 3;
+
 export class SccCore extends CoreBase {
   declare readonly chip: SccChip;
 
@@ -95,7 +117,7 @@ export class SccCore extends CoreBase {
   private tLine = F64_ZERO;
   // latency tables (mesh + memory parts in ps, core parts in cycles)
   private readonly dramMeshPs: Float64Array; // per controller: 2 x hops x hop + memory access
-  private readonly dramOneWayPs: Float64Array;
+  private readonly dramTailPs: Float64Array; // per controller: the DRAM access + hops x hop back (arrival at the controller = done - this)
   private readonly tileMeshPs: Float64Array; // per tile: 2 x hops x hop
   private readonly mpbRegion: number;
   private readonly cpt: number;
@@ -133,11 +155,11 @@ export class SccCore extends CoreBase {
     for (let s = 0; s < this.l1.slots; s++) if (this.l1.flags[s]! & FLAG_MPBT) this.mpbtOverflow = true;
     this.wcbEnabled = chip.wcbBytes > 0;
     this.dramMeshPs = new Float64Array(chip.controllers);
-    this.dramOneWayPs = new Float64Array(chip.controllers);
+    this.dramTailPs = new Float64Array(chip.controllers);
     for (let m = 0; m < chip.controllers; m++) {
       const hops = tileHops(topo, this.tile, chip.controllerTile[m]!);
       this.dramMeshPs[m] = 2 * hops * chip.hopPs + chip.dramAccessPs;
-      this.dramOneWayPs[m] = hops * chip.hopPs;
+      this.dramTailPs[m] = hops * chip.hopPs + chip.dramAccessPs; // from reaching the controller to completion
     }
     this.tileMeshPs = new Float64Array(topo.tiles);
     for (let t = 0; t < topo.tiles; t++) this.tileMeshPs[t] = 2 * tileHops(topo, this.tile, t) * chip.hopPs;
@@ -226,9 +248,10 @@ export class SccCore extends CoreBase {
 
   // ---------------------------------------------------------------- memory side
 
-  /** Records a memory transaction to the current translation target for the weave phase. */
+  /** Records a memory transaction to the current translation target (its line: DRAM bank and row) for the weave phase. */
   private txn(arrivalPs: number, write: boolean, bytes: number, cause: number): void {
-    this.txnRecord(this.tKind === TARGET_DRAM ? this.tUnit : TXN_TARGET_MPB | this.tUnit, arrivalPs, write, bytes, cause);
+    if (this.tKind === TARGET_DRAM) this.txnRecord(this.tUnit, arrivalPs, write, bytes, cause, this.tLine);
+    else this.txnRecord(TXN_TARGET_MPB | this.tUnit, arrivalPs, write, bytes, cause, 0);
   }
 
   /** Appends a buffered write (CoreBase.appendWrite) and counts MPB bytes in the message matrix. */
@@ -254,7 +277,7 @@ export class SccCore extends CoreBase {
     const lat = this.targetLatency();
     const done = this.issue(lat, cause);
     this.logWrite(this.tLine, mask, src, src32, srcOff, done);
-    this.txn(done - (mpb ? this.tileMeshPs[this.tUnit]! / 2 : this.dramOneWayPs[this.tUnit]!), true, bytes, cause);
+    this.txn(done - (mpb ? this.tileMeshPs[this.tUnit]! / 2 : this.dramTailPs[this.tUnit]!), true, bytes, cause);
     this.c[this.cb + (mpb ? C.mpbWrites : C.dramWrites)] += 1;
   }
 
@@ -263,7 +286,7 @@ export class SccCore extends CoreBase {
     const mpb = this.tKind === TARGET_MPB;
     const done = this.issue(this.targetLatency(), mpb ? STALL_MPB : cause);
     this.readMemLine(this.tLine, this.bulk32, 0);
-    this.txn(done - (mpb ? this.tileMeshPs[this.tUnit]! / 2 : this.dramOneWayPs[this.tUnit]!), false, bytes, cause);
+    this.txn(done - (mpb ? this.tileMeshPs[this.tUnit]! / 2 : this.dramTailPs[this.tUnit]!), false, bytes, cause);
     this.c[this.cb + (mpb ? C.mpbReads : C.dramReads)] += 1;
     return done;
   }
@@ -480,6 +503,7 @@ export class SccCore extends CoreBase {
   private loadAt(addr: number, size: number): Uint8Array {
     this.checkAlign(addr, size);
     this.c[this.cb + C.loads] += 1;
+    this.c[this.cb + C.instructions] += 1;
     // caches are keyed by system line (as Int32); the key without a full translation
     const key = (this.lineBase[addr >>> 24]! + ((addr & 0xffffff) >>> LINE_SHIFT)) | 0;
     const s = this.l1.lookup(key);
@@ -492,6 +516,7 @@ export class SccCore extends CoreBase {
     this.translate(addr);
     if (this.tAttrs & ATTR_UNCACHED) {
       this.memRead(size, STALL_DRAM);
+      this.c[this.cb + C.nonCacheableReads] += 1;
       // the SCC quirk: an uncached MPB read returns the first 8 B of the line
       this.loadOff = this.tKind === TARGET_MPB ? addr & 7 & ~(size - 1) : addr & 31;
       return this.bulk;
@@ -527,6 +552,7 @@ export class SccCore extends CoreBase {
   private storeScalar(addr: number, size: number): void {
     this.checkAlign(addr, size);
     this.c[this.cb + C.stores] += 1;
+    this.c[this.cb + C.instructions] += 1;
     this.translate(addr);
     this.storeBytes(addr, this.scratchVal, 0, size, size);
   }
@@ -555,6 +581,7 @@ export class SccCore extends CoreBase {
   /**
    * Reads `bytes` from addr (into dst when given) as a loop of 32-bit loads would, line by
    * line through the caches (uncached: one transaction per 8 bytes, the P54C bus width).
+   * Instructions: one load per 32-bit word plus LINE_LOOP_INSTRUCTIONS per line.
    */
   readRange(addr: number, bytes: number, dst?: Uint8Array, dstOff = 0): void {
     let a = addr;
@@ -564,13 +591,15 @@ export class SccCore extends CoreBase {
       const n = Math.min(32 - off, bytes - done);
       this.translate(a);
       this.c[this.cb + C.loads] += Math.ceil(n / 4);
+      this.retire(Math.ceil(n / 4) + LINE_LOOP_INSTRUCTIONS);
       if (this.tAttrs & ATTR_UNCACHED) {
         for (let k = 0; k < n; k += 8) this.memRead(Math.min(8, n - k), STALL_DRAM);
+        this.c[this.cb + C.nonCacheableReads] += Math.ceil(n / 8);
         if (dst) copyBytes(dst, dstOff + done, this.bulk, off, n);
       } else {
         const s = this.loadSlot(this.tLine | 0);
         const extra = Math.ceil(n / 4) - 1;
-        if (extra > 0) this.compute(extra * this.l1HitCycles);
+        if (extra > 0) this.busyCycles(extra * this.l1HitCycles);
         if (dst) copyBytes(dst, dstOff + done, this.l1.data, s * LINE_BYTES + off, n);
       }
       a += n;
@@ -578,7 +607,10 @@ export class SccCore extends CoreBase {
     }
   }
 
-  /** Writes `bytes` at addr from src (or a repeated fill byte), as 32-bit stores would. */
+  /**
+   * Writes `bytes` at addr from src (or a repeated fill byte), as 32-bit stores would.
+   * Instructions: one store per 32-bit word plus LINE_LOOP_INSTRUCTIONS per line.
+   */
   writeRange(addr: number, bytes: number, src: Uint8Array | number, srcOff = 0): void {
     let a = addr;
     let done = 0;
@@ -590,18 +622,22 @@ export class SccCore extends CoreBase {
       this.translate(a);
       const words = Math.ceil(n / 4);
       this.c[this.cb + C.stores] += words;
+      this.retire(words + LINE_LOOP_INSTRUCTIONS);
       const from = fill ? this.fillBuf : (src as Uint8Array);
       const fo = fill ? 0 : srcOff + done;
       // uncached: 8 B bus transactions; cached: 32-bit stores (the first charged by the store)
       const uncached = (this.tAttrs & ATTR_UNCACHED) !== 0;
       this.storeBytes(a, from, fo, n, uncached ? 8 : 4);
-      if (!uncached && words > 1) this.compute((words - 1) * this.l1HitCycles);
+      if (!uncached && words > 1) this.busyCycles((words - 1) * this.l1HitCycles);
       a += n;
       done += n;
     }
   }
 
-  /** memcpy: reads src range and writes it to dst range (both through the hierarchy). */
+  /**
+   * memcpy: reads src range and writes it to dst range (both through the hierarchy).
+   * Instructions: readRange's and writeRange's (a load and a store per word, 6 per line).
+   */
   copy(dstAddr: number, srcAddr: number, bytes: number): void {
     const buf = this.copyBuf;
     let done = 0;
@@ -618,8 +654,11 @@ export class SccCore extends CoreBase {
 
   /**
    * Software flush, as on the SCC (no hardware flush): the core reads a flush region the size
-   * of L2 through the cache, which writes back every dirty line and evicts the rest; then L1
-   * and L2 are invalid. Cost comes from the modelled reads and write-backs.
+   * of L2 (the last L2-sized bytes of its private memory) through the cache, which writes back
+   * every dirty line and evicts the rest; then L1 and L2 are invalid. Cost comes from the
+   * modelled reads and write-backs: each is a transaction to its own line's controller (the
+   * write-backs where the dirty lines live, the reads at the private memory's controller),
+   * queueing there like any other traffic.
    */
   flush(): void {
     this.drainWcb();
@@ -628,20 +667,41 @@ export class SccCore extends CoreBase {
     // write back dirty L1 lines first (write-back L1 only)
     for (let s = 0; s < l1.slots; s++) if (l1.tags[s] !== -1 && l1.flags[s]! & FLAG_DIRTY) this.evictDirtyL1(s);
     if (l2) {
-      const ctrl = this.chip.nearestController[this.id]!;
+      // the flush region: the last L2-sized bytes of this core's private memory, read line by
+      // line (each read a transaction to its own line, at the private memory's controller)
+      this.translate(this.chip.privateBase + this.chip.privateBytes - l2.slots * LINE_BYTES);
+      const ctrl = this.tUnit;
+      const region = this.tLine;
       const lat = this.chip.coreOverheadCycles * this.period + this.dramMeshPs[ctrl]!;
-      this.tKind = TARGET_DRAM;
-      this.tUnit = ctrl;
-      this.tLine = (ctrl << SPACE_SHIFT) >>> 0;
-      for (let s = 0; s < l2.slots; s++) {
-        if (l2.tags[s] !== -1 && l2.flags[s]! & FLAG_DIRTY) this.writeBackL2(s);
-        // the flush routine's read of one line of its flush region
+      const ways = l2.ways;
+      const setMask = l2.sets - 1;
+      const setShift = Math.log2(l2.sets);
+      for (let j = 0; j < l2.slots; j++) {
+        // region line j maps to set j mod sets, so the reads pass over every set `ways` times;
+        // read j fills an invalid way if its set has one (the region lines filled earlier hold
+        // `pass` ways), else evicts the set's least recently used line, written back if dirty.
+        // Region lines are not kept: after the flush L2 is empty.
+        const base = (j & setMask) * ways;
+        let valid = 0;
+        let lru = -1;
+        for (let w = 0; w < ways; w++) {
+          const s = base + w;
+          if (l2.tags[s] === -1) continue;
+          valid++;
+          if (lru < 0 || l2.lru[s]! < l2.lru[lru]!) lru = s;
+        }
+        if (valid > 0 && (j >>> setShift) + valid >= ways) {
+          if (l2.flags[lru]! & FLAG_DIRTY) this.writeBackL2(lru);
+          l2.invalidate(lru);
+        }
+        // the flush routine's read of one line of its flush region (one load instruction)
+        this.retire(1);
         this.tKind = TARGET_DRAM;
         this.tUnit = ctrl;
+        this.tLine = region + j;
         const done = this.issue(lat, STALL_FLUSH);
-        this.txn(done - this.dramOneWayPs[ctrl]!, false, LINE_BYTES, STALL_FLUSH);
-        l2.invalidate(s);
-        if ((s & 7) === 7) this.compute(1); // loop overhead of the flush routine
+        this.txn(done - this.dramTailPs[ctrl]!, false, LINE_BYTES, STALL_FLUSH);
+        if ((j & 7) === 7) this.compute(1); // loop overhead of the flush routine
       }
     }
     for (let s = 0; s < l1.slots; s++) l1.invalidate(s);
@@ -679,13 +739,19 @@ export class SccCore extends CoreBase {
 
   /**
    * Blocks until the `size`-byte value at addr (1, 2, 4: unsigned; 8: float64) satisfies
-   * `op value`. Polls memory, not the cache. Returns the value seen.
+   * `op value`. Polls memory, not the cache. Returns the value seen. Executes the poll loop
+   * (POLL_MPBT_INSTRUCTIONS or POLL_INSTRUCTIONS) once per poll read; on an uncached page each
+   * poll read is a non-cacheable read.
    */
   *waitUntil(addr: number, op: WaitOpName, value: number, size = 4): Sim<number> {
     this.checkAlign(addr, size);
     this.prepareBlock();
     this.translate(addr);
-    return yield* this.waitLine(this.tLine, addr & 31, size, op, value, this.pollPs(), this.tKind === TARGET_MPB ? STALL_MPB : STALL_DRAM);
+    const uncached = (this.tAttrs & ATTR_UNCACHED) !== 0;
+    const pollInstr = this.tAttrs & ATTR_MPBT ? POLL_MPBT_INSTRUCTIONS : POLL_INSTRUCTIONS;
+    const v = yield* this.waitLine(this.tLine, addr & 31, size, op, value, this.pollPs(), this.tKind === TARGET_MPB ? STALL_MPB : STALL_DRAM, pollInstr);
+    if (uncached) this.c[this.cb + C.nonCacheableReads] += this.lastPolls;
+    return v;
   }
 
   /** One-way latency to test-and-set register `reg` (on the tile of core `reg`). */
@@ -704,6 +770,7 @@ export class SccCore extends CoreBase {
     this.checkReg(reg);
     this.prepareBlock();
     const oneWay = this.tasOneWayPs(reg);
+    this.retire(1); // the read of the register
     this.appendRequest(WLOG_TAS, tasLineId(reg), 1, this.now + oneWay);
     this.c[this.cb + S.waitReadPs] = oneWay;
     yield* this.blockOn(BlockReason.Lock);
@@ -721,7 +788,8 @@ export class SccCore extends CoreBase {
   /** Acquires lock `reg`: test-and-set, waiting for a release between attempts. */
   *lock(reg: number): Sim<void> {
     while (!(yield* this.testAndSet(reg))) {
-      yield* this.waitLine(tasLineId(reg), 0, 1, '==', 0, this.tasOneWayPs(reg) * 2, STALL_WAIT);
+      // spin reading the register (a load, a test, a branch per read) until it is released
+      yield* this.waitLine(tasLineId(reg), 0, 1, '==', 0, this.tasOneWayPs(reg) * 2, STALL_WAIT, POLL_INSTRUCTIONS);
     }
   }
 

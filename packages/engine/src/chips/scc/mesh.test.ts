@@ -113,7 +113,8 @@ describe('log sizes', () => {
     // a long quantum: the time bound, but never beyond the defaults
     const slow = computeLayout(resolveScc(chipConfig('mesh', { mesh: { width: 32, height: 16 } })), {}, 5_000_000);
     expect([slow.wlogCap, slow.txnCap]).toEqual([16384, 8192]);
-    expect(big.stateBytes / 1024).toBeLessThan(800 * 1024); // < 800 KB per core
+    // < 820 KB per core (812 KB: 40 B transaction records, which name their DRAM line, were 32 B: 780 KB)
+    expect(big.stateBytes / 1024).toBeLessThan(820 * 1024);
   });
 });
 

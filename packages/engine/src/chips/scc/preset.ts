@@ -38,6 +38,39 @@ const vf = [
 const coreCapacitanceF = 0.417391304 / 0.75 / 0.64 / (1600e6 / 3);
 const uncoreStaticW = 31.6 - (2 * (0.556522 + 0.1) + 46 * (0.139130 + 0.1) + 2.0e-9 * 1.1 * 1.1 * 800e6);
 
+/*
+ * Each controller's DRAM (dram/ddr.ts). The SCC runs its DDR3 at 800 (or 1066) MHz (seed, lines
+ * 333-336, 1965-1980); the speed bin, channel and devices are not in the papers:
+ *   JESD79-3F (JEDEC DDR3 SDRAM standard), DDR3-800 speed bin 800E (6-6-6): tCK 2.5 ns,
+ *   CL 6 = 15 ns, CWL 5 = 12.5 ns, tRCD 15 ns, tRP 15 ns, tRAS 37.5 ns; tWR 15 ns;
+ *   tRTP max(4 tCK, 7.5 ns) = 10 ns; tCCD 4 tCK; 8 banks; BL8, burst chop BC4 the shortest
+ *   burst; x8 devices have 1 KB pages, so 8 KB per row of a 64-bit rank.
+ *   (model): one rank on a 64-bit channel per controller (the DDR3 DIMM data width), open-page
+ *   policy, row:bank:column mapping; the bin (800E, the slowest DDR3-800 bin) is a choice, not
+ *   a documented SCC board part.
+ *   At memoryMHz 1066 give the DDR3-1066 bin as well (e.g. 1066F 7-7-7: tCkNs 1.875, 13.125 ns).
+ * serviceMemCycles is used only by model 'fixed' (the lab's earlier model: 32 B every 20 ns at
+ * 800 MHz = 1.6 GB/s per controller).
+ */
+const sccDram: SccChipConfig['memory']['dram'] = {
+  model: 'ddr',
+  serviceMemCycles: 16,
+  banks: 8,
+  rowBytes: 8192,
+  busBytes: 8,
+  mapping: 'row:bank:column',
+  tCkNs: 2.5,
+  clNs: 15,
+  cwlNs: 12.5,
+  tRcdNs: 15,
+  tRpNs: 15,
+  tRasNs: 37.5,
+  tWrNs: 15,
+  tRtpNs: 10,
+  tCcdTck: 4,
+  minBurstBeats: 4,
+};
+
 export const sccPreset: SccChipConfig = {
   name: 'Intel SCC',
   mesh: {
@@ -68,8 +101,8 @@ export const sccPreset: SccChipConfig = {
       { x: 5, y: 2 },
     ],
     coreOverheadCycles: 40, // seed: 40 core cycles + 4 x n x 2 mesh cycles + 46 memory cycles
-    accessMemCycles: 46, // seed
-    serviceMemCycles: 16, // model: 32 B every 20 ns at 800 MHz = 1.6 GB/s per controller
+    accessMemCycles: 46, // seed; the lab takes it as a row hit's time (dram/ddr.ts): the weave charges only bank and bus waits beyond it
+    dram: sccDram,
     poolBytes: 256 * 1024 * 1024, // model: host memory backing the sparse DRAM
   },
   clocks: { baseMHz: 1600, divisor: 3, meshMHz: 800, memoryMHz: 800 }, // seed: 533/800/800
@@ -112,7 +145,7 @@ export const meshPreset: SccChipInput = {
   memory: {
     coreOverheadCycles: sccPreset.memory.coreOverheadCycles,
     accessMemCycles: sccPreset.memory.accessMemCycles,
-    serviceMemCycles: sccPreset.memory.serviceMemCycles,
+    dram: sccPreset.memory.dram,
     poolBytes: sccPreset.memory.poolBytes,
   },
   islands: { vf: sccPreset.islands.vf },

@@ -4,6 +4,7 @@
  * Invariants: every number a component needs is here; nothing below reads raw config.
  */
 import type { ResolvedCache, ResolvedChip } from '../../chip';
+import { resolveDram } from '../../dram/ddr';
 import { ExperimentError } from '../../experiment';
 import { makeTopology, tileAt } from '../../topology';
 import { periodPsFromMHz } from '../../units';
@@ -84,7 +85,7 @@ export function resolveScc(config: SccChipConfig): SccChip {
     nearestController,
     coreOverheadCycles: config.memory.coreOverheadCycles,
     dramAccessPs: config.memory.accessMemCycles * periodPsFromMHz(config.clocks.memoryMHz),
-    serviceMemPs: config.memory.serviceMemCycles * periodPsFromMHz(config.clocks.memoryMHz),
+    dram: resolveDram(config.memory.dram, periodPsFromMHz(config.clocks.memoryMHz)),
     mpbBytes: config.mpb.bytesPerTile,
     mpbLocalCycles: config.mpb.localAccessCycles,
     mpbRemoteCycles: config.mpb.remoteAccessCycles,

@@ -11,7 +11,7 @@
  * parses to itself.
  */
 import { z } from 'zod';
-import { CacheSchema, PowerSchema, VfPointSchema } from '../../chip-schema';
+import { CacheSchema, DramSchema, PowerSchema, VfPointSchema } from '../../chip-schema';
 import { makeTopology, tileAt } from '../../topology';
 import { MAX_CONTROLLERS } from '../../vocabulary';
 import { deriveLut, islands2x2, meshControllers, mpbPages } from './mesh';
@@ -50,8 +50,8 @@ const SccChipObject = z.strictObject({
       .optional()
       .describe('controller positions (tiles whose router they attach to); derived from the mesh when left out'),
     coreOverheadCycles: nonNegInt.describe('core-side part of a DRAM access, core cycles'),
-    accessMemCycles: nonNegInt.describe('controller + DRAM part of an access, memory cycles'),
-    serviceMemCycles: positiveInt.describe('controller occupancy per 32 B transaction, memory cycles'),
+    accessMemCycles: nonNegInt.describe('controller + DRAM part of a zero-load access (a row hit), memory cycles'),
+    dram: DramSchema,
     poolBytes: positiveInt.describe('simulated DRAM actually backed by the host (sparse, allocated on first write)'),
   }),
   clocks: z.strictObject({

@@ -21,6 +21,9 @@
  * - Raw network messages (UDN): udnSend / udnReceive through one receive slot per sender in
  *   the destination tile's buffer (sendBase + words, hops x hopCycles in flight,
  *   receiveBase + words). DMA: dma() moves lines memory-to-memory after setupCycles.
+ * - Instructions (C.instructions): 1 per load or store; the TLB refill handler, raw sends and
+ *   receives and DMA set-up retire one per cycle (compute's default); a receive that waits for
+ *   its message stalls without executing.
  * Units: time in ps, sizes in bytes. Loads and stores are called on every access: no allocation.
  */
 import { Cache, FLAG_DIRTY } from '../../cache';
@@ -147,6 +150,11 @@ export class Tile64Core extends CoreBase {
   private ctrlOf(paddr: number): number {
     return Math.floor(paddr / 65536) % this.chip.controllers;
   }
+  /** The line id of the start of paddr's L2 line (a DRAM transaction's line: its bank and row). */
+  private dramLineOf(paddr: number): number {
+    const size = 1 << this.l2Shift;
+    return this.lineIdOf(paddr - (paddr % size));
+  }
   private lineIdOf(paddr: number): number {
     const page = Math.floor(paddr / 65536);
     const n = this.chip.controllers;
@@ -167,7 +175,7 @@ export class Tile64Core extends CoreBase {
     const lat = this.dramPs(this.tile, paddr);
     const done = this.issue(lat, cause);
     const oneWay = tileHops(this.chip.topo, this.tile, this.chip.controllerTile[ctrl]!) * this.chip.hopPs;
-    this.txnRecord(ctrl, done - lat + oneWay, false, 1 << this.l2Shift, cause);
+    this.txnRecord(ctrl, done - lat + oneWay, false, 1 << this.l2Shift, cause, this.dramLineOf(paddr));
     this.c[this.cb + C.dramReads] += 1;
     return done;
   }
@@ -176,7 +184,7 @@ export class Tile64Core extends CoreBase {
     const ctrl = this.ctrlOf(paddr);
     const lat = this.dramPs(this.tile, paddr);
     const done = this.issue(lat, STALL_DRAM);
-    this.txnRecord(ctrl, done - lat / 2, true, 1 << this.l2Shift, STALL_DRAM);
+    this.txnRecord(ctrl, done - lat / 2, true, 1 << this.l2Shift, STALL_DRAM, this.dramLineOf(paddr));
     this.c[this.cb + C.dramWrites] += 1;
   }
 
@@ -196,7 +204,7 @@ export class Tile64Core extends CoreBase {
     const s1 = this.l1.lookup(k1);
     if (s1 >= 0 && !write) {
       c[cb + C.l1Hits] += 1;
-      this.compute(this.chip.l1d.hitCycles);
+      this.busyCycles(this.chip.l1d.hitCycles); // the load's own cycles (its instruction is counted by loadAt)
       return;
     }
     if (!write) c[cb + C.l1Misses] += 1;
@@ -230,10 +238,10 @@ export class Tile64Core extends CoreBase {
     const hit = present(this.v, chip, home, key) || this.recent.has(home, key);
     if (!hit) lat += this.dramPs(home, this.tPaddr);
     const done = this.issue(lat, write ? STALL_DRAM : STALL_L2_MISS);
-    this.txnRecord(TXN_TARGET_MPB | home, done - (hops * chip.hopPs), write, 4, write ? STALL_DRAM : STALL_L2_MISS);
+    this.txnRecord(TXN_TARGET_MPB | home, done - (hops * chip.hopPs), write, 4, write ? STALL_DRAM : STALL_L2_MISS, 0);
     if (!hit) {
       const ctrl = this.ctrlOf(this.tPaddr);
-      this.txnRecord(ctrl, done - lat / 2, false, 1 << this.l2Shift, STALL_L2_MISS);
+      this.txnRecord(ctrl, done - lat / 2, false, 1 << this.l2Shift, STALL_L2_MISS, this.dramLineOf(this.tPaddr));
       this.c[this.cb + C.dramReads] += 1;
     }
     this.homeFill(home, done);
@@ -246,6 +254,7 @@ export class Tile64Core extends CoreBase {
   private loadAt(addr: number, size: number): number {
     this.checkAlign(addr, size);
     this.c[this.cb + C.loads] += 1;
+    this.c[this.cb + C.instructions] += 1;
     this.translate(addr);
     if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) {
       this.remoteAccess(false);
@@ -268,6 +277,7 @@ export class Tile64Core extends CoreBase {
   private storeAt(addr: number, size: number): void {
     this.checkAlign(addr, size);
     this.c[this.cb + C.stores] += 1;
+    this.c[this.cb + C.instructions] += 1;
     this.translate(addr);
     if (this.tRegime === REGIME_READ_ONLY) throw new SimulationError(`core ${this.id}: store to read-only page at 0x${(addr >>> 0).toString(16)}`);
     let visible: number;
@@ -348,7 +358,7 @@ export class Tile64Core extends CoreBase {
       }
       this.appendWrite(mpbLineId(dst, slot + half * 32), FULL_MASK, this.line, l32, 0, arrival);
     }
-    this.txnRecord(TXN_TARGET_MPB | dst, arrival, true, 8 + 4 * n, STALL_NETWORK);
+    this.txnRecord(TXN_TARGET_MPB | dst, arrival, true, 8 + 4 * n, STALL_NETWORK, 0);
     this.countMessage(dst);
     this.c[this.cb + C.bytesSent] += 4 * n;
   }
@@ -360,7 +370,8 @@ export class Tile64Core extends CoreBase {
     const expect = this.recvSeq[src]! + 1;
     const line0 = mpbLineId(this.tile, src * chip.udnSlotBytes);
     this.prepareBlock();
-    yield* this.waitLine(line0, 0, 4, '>=', expect, chip.config.network.receiveBaseCycles * this.period, STALL_NETWORK);
+    // a receive stalls on the network register: no instructions while it waits
+    yield* this.waitLine(line0, 0, 4, '>=', expect, chip.config.network.receiveBaseCycles * this.period, STALL_NETWORK, 0);
     this.recvSeq[src] = expect;
     this.readMemLine(line0, this.line32, 0);
     const n = this.line32[1]!;
@@ -397,7 +408,7 @@ export class Tile64Core extends CoreBase {
         srcPs = (chip.remoteBaseCycles + chip.remotePerHopCycles * this.hopsTo[home]!) * this.period;
       else {
         srcPs = this.dramPs(this.tile, this.tPaddr);
-        this.txnRecord(this.ctrlOf(this.tPaddr), start + srcPs / 2, false, lineBytes, STALL_DRAM);
+        this.txnRecord(this.ctrlOf(this.tPaddr), start + srcPs / 2, false, lineBytes, STALL_DRAM, this.dramLineOf(this.tPaddr));
         this.c[this.cb + C.dramReads] += 1;
       }
       done = Math.max(done, start + k * chip.config.dma.lineCycles * this.period + srcPs);

@@ -43,9 +43,33 @@ export const tile64Preset: Tile64ChipConfig = {
       { x: 1, y: 7 },
       { x: 6, y: 7 },
     ],
-    accessCycles: 69, // paper 000 Table 1: DRAM 69-88 cycles; (model) 69 next to a controller + 2 per hop
+    accessCycles: 69, // paper 000 Table 1: DRAM 69-88 cycles; (model) 69 next to a controller + 2 per hop, a row hit's time (dram/ddr.ts)
     perHopCycles: 2,
-    serviceMemCycles: 4, // (derived) DDR2-800, 64-bit (doc): 64 B in 10 ns = 4 cycles of 400 MHz
+    // DDR2-800 on a 64-bit channel (doc). Timings from JESD79-2F (JEDEC DDR2 SDRAM standard),
+    // DDR2-800 speed bin 800D (5-5-5; the bin is a model choice, the docs name only DDR2-800):
+    // tCK 2.5 ns, CL 5 = 12.5 ns, WL = CL - 1 = 10 ns, tRCD 12.5 ns, tRP 12.5 ns, tRAS 45 ns,
+    // tWR 15 ns, tRTP 7.5 ns, tCCD 2 tCK, 8 banks (1 Gb devices), BL4 the shortest burst; x8
+    // devices have 1 KB pages: 8 KB per row of a 64-bit rank. A 64 B line is one BL8: 4 tCK =
+    // 10 ns on the bus. (model) one rank per controller, open-page, row:bank:column.
+    // serviceMemCycles: model 'fixed' only ((derived) 64 B in 10 ns = 4 cycles of 400 MHz).
+    dram: {
+      model: 'ddr',
+      serviceMemCycles: 4,
+      banks: 8,
+      rowBytes: 8192,
+      busBytes: 8,
+      mapping: 'row:bank:column',
+      tCkNs: 2.5,
+      clNs: 12.5,
+      cwlNs: 10,
+      tRcdNs: 12.5,
+      tRpNs: 12.5,
+      tRasNs: 45,
+      tWrNs: 15,
+      tRtpNs: 7.5,
+      tCcdTck: 2,
+      minBurstBeats: 4,
+    },
     poolBytes: 256 * 1024 * 1024, // model: host memory backing the sparse DRAM
   },
   pages: {

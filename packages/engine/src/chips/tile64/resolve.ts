@@ -10,6 +10,7 @@
  * as an mmap in each process would).
  */
 import type { ResolvedChip } from '../../chip';
+import { resolveDram } from '../../dram/ddr';
 import { makeTopology, tileAt, tileHops, coreTile } from '../../topology';
 import { periodPsFromMHz } from '../../units';
 import type { Tile64ChipConfig } from './schema';
@@ -106,7 +107,7 @@ export function resolveTile64(config: Tile64ChipConfig): Tile64Chip {
     nearestController,
     coreOverheadCycles: config.memory.accessCycles,
     dramAccessPs: 0,
-    serviceMemPs: config.memory.serviceMemCycles * periodPsFromMHz(config.clocks.memoryMHz),
+    dram: resolveDram(config.memory.dram, periodPsFromMHz(config.clocks.memoryMHz)),
     mpbBytes: topo.tiles * udnSlotBytes, // each tile's raw-message receive slots, one per sender
     mpbLocalCycles: 0,
     mpbRemoteCycles: 0,

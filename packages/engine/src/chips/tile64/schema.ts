@@ -6,7 +6,7 @@
  * component; unknown keys are rejected.
  */
 import { z } from 'zod';
-import { PowerSchema, VfPointSchema } from '../../chip-schema';
+import { DramSchema, PowerSchema, VfPointSchema } from '../../chip-schema';
 
 const positiveInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
@@ -41,7 +41,7 @@ export const Tile64ChipSchema = z
       controllers: z.array(z.strictObject({ x: nonNegInt, y: nonNegInt })).min(1).max(14),
       accessCycles: nonNegInt.describe('a DRAM access from the tile next to a controller, core cycles'),
       perHopCycles: nonNegInt.describe('added per hop between the tile and the controller (there and back)'),
-      serviceMemCycles: positiveInt.describe('controller occupancy per line transaction, memory cycles'),
+      dram: DramSchema,
       poolBytes: positiveInt.describe('simulated DRAM actually backed by the host (sparse, allocated on first write)'),
     }),
     pages: z.strictObject({
