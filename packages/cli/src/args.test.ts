@@ -70,3 +70,25 @@ describe('summary', () => {
     expect(progressLine({ status: 'running', simTimePs: 5e6, epoch: 3, finishedCores: 0, participants: 2, simOps: 0, wallMs: 0 }, 10e6, 1000).slice(0, 26)).toBe('[############------------]');
   });
 });
+
+describe('fidelity arguments', () => {
+  it('defaults to the whole report in docs/fidelity.md', () => {
+    expect(parseArgs(['fidelity'])).toEqual({ command: 'fidelity', out: 'docs/fidelity.md', only: [], list: false, coresPerWorker: 'auto', quiet: false });
+  });
+  it('takes --out, repeated or comma-separated --only, --list and --cores-per-worker', () => {
+    expect(parseArgs(['fidelity', '--out', 'r.md', '--only', 'a,b', '--only', 'c', '--list', '--cores-per-worker', '4', '--quiet'])).toEqual({
+      command: 'fidelity',
+      out: 'r.md',
+      only: ['a', 'b', 'c'],
+      list: true,
+      coresPerWorker: 4,
+      quiet: true,
+    });
+  });
+  it('names the problem with a bad flag', () => {
+    expect(() => parseArgs(['fidelity', '--only'])).toThrow('--only needs a value');
+    expect(() => parseArgs(['fidelity', '--cores-per-worker', 'x'])).toThrow('--cores-per-worker x: not a number');
+    expect(() => parseArgs(['fidelity', '--param', 'a=1'])).toThrow('fidelity: unknown option --param');
+    expect(() => parseArgs(['frobnicate'])).toThrow('expected run, list or fidelity');
+  });
+});

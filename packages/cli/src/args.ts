@@ -33,7 +33,18 @@ export interface ListArgs {
 export interface HelpArgs {
   command: 'help';
 }
-export type Args = RunArgs | ListArgs | HelpArgs;
+export interface FidelityArgs {
+  command: 'fidelity';
+  /** the markdown report (default docs/fidelity.md) */
+  out: string;
+  /** reproduction ids to run (default: all) */
+  only: string[];
+  /** list the reproductions and exit */
+  list: boolean;
+  coresPerWorker: number | 'auto';
+  quiet: boolean;
+}
+export type Args = RunArgs | ListArgs | HelpArgs | FidelityArgs;
 
 export const USAGE = `manycore: run Manycore Lab experiments headlessly
 
@@ -42,6 +53,9 @@ Usage:
                [--quantum-ns N] [--max-time-ns N] [--cores-per-worker N|auto] [--out results.json]
   manycore run --experiment FILE.json [--cores-per-worker N|auto] [--out results.json]
   manycore list [--json]
+  manycore fidelity [--out docs/fidelity.md] [--only ID[,ID]...] [--list] [--cores-per-worker N|auto]
+               runs every reproduction of a paper's table or figure and writes the report
+               (paper value, lab value, ratio, verdict, mechanism) as markdown
 
 Options:
   --preset NAME         chip preset (default scc); mesh: SCC tiles on any mesh, sized by
@@ -111,7 +125,8 @@ export function parseArgs(argv: string[]): Args {
     for (const a of rest) if (a !== '--json') throw new UsageError(`list: unknown option ${a}`);
     return { command: 'list', json: rest.includes('--json') };
   }
-  if (command !== 'run') throw new UsageError(`unknown command "${command}" (expected run or list)`);
+  if (command === 'fidelity') return parseFidelity(rest);
+  if (command !== 'run') throw new UsageError(`unknown command "${command}" (expected run, list or fidelity)`);
   const out: RunArgs = {
     command: 'run',
     experiment: {},
@@ -211,5 +226,39 @@ export function parseArgs(argv: string[]): Args {
     workload: { name: workload, params },
     ...top,
   };
+  return out;
+}
+
+function parseFidelity(rest: string[]): FidelityArgs {
+  const out: FidelityArgs = { command: 'fidelity', out: 'docs/fidelity.md', only: [], list: false, coresPerWorker: 'auto', quiet: false };
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i]!;
+    const v = (): string => {
+      const x = rest[++i];
+      if (x === undefined || x.trim() === '') throw new UsageError(`${flag} needs a value`);
+      return x;
+    };
+    switch (flag) {
+      case '--out':
+        out.out = v();
+        break;
+      case '--only':
+        out.only.push(...v().split(',').map((s) => s.trim()).filter((s) => s !== ''));
+        break;
+      case '--list':
+        out.list = true;
+        break;
+      case '--quiet':
+        out.quiet = true;
+        break;
+      case '--cores-per-worker': {
+        const x = v();
+        out.coresPerWorker = x === 'auto' ? 'auto' : number(flag, x, { int: true, min: 1 });
+        break;
+      }
+      default:
+        throw new UsageError(`fidelity: unknown option ${flag}`);
+    }
+  }
   return out;
 }

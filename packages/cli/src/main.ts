@@ -21,6 +21,7 @@ import { workloads } from '@manycore/workloads';
 import { nodeHost } from '@manycore/workers/node-host';
 import { parseArgs, UsageError, USAGE, type RunArgs } from './args';
 import { formatSummary, progressLine } from './summary';
+import { fidelity } from './fidelity';
 
 function fail(code: number, message: string): never {
   process.stderr.write(`manycore: ${message}\n`);
@@ -146,6 +147,7 @@ async function main(): Promise<void> {
   }
   try {
     if (args.command === 'list') list(args.json);
+    else if (args.command === 'fidelity') await fidelity(args);
     else await run(args);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ExperimentError) fail(2, err.message);

@@ -7,6 +7,7 @@ import { downloadText, safeName } from '../lib/download';
 import { joules, num, simTime, watts } from '../lib/format';
 import { chooseAxes, groupPoints } from '../lib/rows';
 import { CanvasCard } from './CanvasCard';
+import { PaperBesidePanel } from './PaperBeside';
 
 export function keyNumbers(r: Results): { key: string; label: string; value: number; format(v: number): string }[] {
   const s = r.simulated;
@@ -140,6 +141,7 @@ export function ResultsPanel({ results, wallMs }: { results: Results; wallMs: nu
           </div>
         ))}
       </dl>
+      <PaperBesidePanel results={results} />
       <RowsTable rows={rows} />
       <RowsChart id="rows" sets={[{ label: 'run', rows }]} />
     </section>

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import type { ExperimentInput, Row } from '@manycore/engine';
+import { workloads } from '../index';
+import { cell, verdictOf } from './cells';
+import { PIPELINE_TABLE_1, pipelineTable1 } from './pipeline';
+import { linearFit } from './rcce-study';
+import { renderReport } from './report';
+import { paperBeside, reproductions, runReproductions, type RunOutput } from './index';
+
+const out = (experiment: ExperimentInput, rows: Row[]): RunOutput => ({ experiment, rows, digest: 'd', wallMs: 1 });
+
+describe('verdicts and cells', () => {
+  it('bands the ratio lab / paper', () => {
+    expect(verdictOf(1)).toBe('agrees');
+    expect(verdictOf(1.25)).toBe('agrees');
+    expect(verdictOf(0.8)).toBe('agrees');
+    expect(verdictOf(1.26)).toBe('within 2x');
+    expect(verdictOf(0.5)).toBe('within 2x');
+    expect(verdictOf(0.49)).toBe('off');
+    expect(verdictOf(30)).toBe('off');
+    expect(verdictOf(null)).toBe('not measured');
+    expect(verdictOf(0)).toBe('not measured');
+  });
+  it('computes the ratio, or none when a side is missing', () => {
+    expect(cell('x', 2, 3, 's')).toMatchObject({ ratio: 1.5, verdict: 'within 2x' });
+    expect(cell('x', null, 3, 's')).toMatchObject({ ratio: null, verdict: 'not measured' });
+    expect(cell('x', 2, null, 's')).toMatchObject({ ratio: null, verdict: 'not measured' });
+  });
+  it('fits a line', () => {
+    const f = linearFit([1, 2, 3, 8], [10, 12, 14, 24]);
+    expect(f.slope).toBeCloseTo(2, 12);
+    expect(f.r2).toBeCloseTo(1, 12);
+    expect(linearFit([1, 2, 3], [1, 3, 2]).r2).toBeLessThan(0.5);
+  });
+});
+
+describe('every reproduction', () => {
+  it('names experiments that validate against the workload registry', () => {
+    for (const r of reproductions) {
+      expect(r.experiments.length, r.id).toBeGreaterThan(0);
+      for (const e of r.experiments) {
+        const def = workloads[String(e.workload.name)];
+        expect(def, `${r.id}: ${String(e.workload.name)}`).toBeDefined();
+        // unknown or out-of-range parameters fail here, not after a 10-minute report
+        expect(() => def!.params.parse(e.workload.params ?? {}), `${r.id}: ${JSON.stringify(e.workload.params)}`).not.toThrow();
+      }
+    }
+  });
+  it('has unique ids and a paper source with line numbers', () => {
+    expect(new Set(reproductions.map((r) => r.id)).size).toBe(reproductions.length);
+    for (const r of reproductions) expect(r.source, r.id).toMatch(/paper \d{3} lines? \d+/);
+  });
+  it('evaluates to cells "not measured" and failing checks when the runs give nothing', () => {
+    for (const r of reproductions) {
+      const { cells, checks } = r.evaluate(r.experiments.map((e) => out(e, [])));
+      expect(cells.every((c) => c.lab === null && c.verdict === 'not measured'), r.id).toBe(true);
+      expect(checks.every((c) => !c.pass), r.id).toBe(true);
+    }
+  });
+});
+
+describe('pipeline Table I', () => {
+  // the paper's own values as lab rows: every cell agrees with ratio 1
+  const paperRuns = pipelineTable1.experiments.map((e) => {
+    const p = e.workload.params as { mode: keyof typeof PIPELINE_TABLE_1; order: string; dataBytes: number; chunkBytes: number };
+    const d = [1, 2, 4, 8].indexOf(p.dataBytes / (1024 * 1024));
+    const s = PIPELINE_TABLE_1[p.mode][d]![p.order === 'id' ? 0 : 1]!;
+    return out(e, [{ timeNs: s * 1e9 }]);
+  });
+  it('has 24 paper cells plus the three 8 MB / 1 MB shapes', () => {
+    const { cells } = pipelineTable1.evaluate(paperRuns);
+    expect(cells).toHaveLength(27);
+    expect(cells.slice(0, 24).every((c) => c.ratio !== null && Math.abs(c.ratio - 1) < 1e-12)).toBe(true);
+    expect(cells[0]).toMatchObject({ label: 'private, D = 1 MB, trivial (id)', paper: 3.678, unit: 's' });
+    expect(cells[23]).toMatchObject({ paper: 4.313 });
+  });
+  it('checks the issue\'s trends: the paper\'s own numbers pass every one', () => {
+    // (the extra uncached C = 64 KB run is given the 1 MB id value, as if independent of C)
+    const { checks } = pipelineTable1.evaluate(paperRuns);
+    expect(checks).toHaveLength(9);
+    expect(checks.filter((c) => !c.pass).map((c) => c.label)).toEqual([]);
+  });
+  it('fails "cached faster than private" when the lab has it the other way round', () => {
+    const flipped = paperRuns.map((r) => {
+      const p = r.experiment.workload.params as { mode: string };
+      return p.mode === 'cached-shared' ? out(r.experiment, [{ timeNs: (r.rows[0]!.timeNs as number) * 10 }]) : r;
+    });
+    const check = pipelineTable1.evaluate(flipped).checks.find((c) => c.label.startsWith('at 1 MB'));
+    expect(check?.pass).toBe(false);
+    expect(check?.lab).toContain('cached 9.2 s');
+  });
+});
+
+describe('the report', () => {
+  it('runs every experiment in order, keeps going after a failure and marks it', async () => {
+    const seen: string[] = [];
+    const two = reproductions.slice(0, 2);
+    const results = await runReproductions(async (e) => {
+      seen.push(String(e.workload.name));
+      if (e.workload.name === 'mpi-sweep' && (e.workload.params as { op: string }).op === 'gather') throw new Error('boom');
+      return out(e, []);
+    }, two);
+    // the pipeline's 25 runs, then RCKMPI's sendrecv x 2 and the failing gather; its later runs are skipped
+    expect(seen.length).toBe(25 + 3);
+    expect(results[0]!.error).toBeUndefined();
+    expect(results[1]!.error).toMatch(/gather.*boom/);
+  });
+  it('renders a summary, tables with escaped text and the digests', () => {
+    const text = renderReport(
+      [
+        {
+          id: 'x',
+          title: 'A <b>title</b> | with a bar',
+          source: 'paper 003 lines 1-2',
+          kind: 'mechanistic',
+          mechanism: 'because',
+          cells: [cell('c1', 2, 1, 's')],
+          checks: [{ label: 'k', pass: false, lab: 'l', paper: 'p' }],
+          runs: [{ workload: 'w', params: { a: 1 }, digest: 'abc123', wallMs: 1500 }],
+          wallMs: 1500,
+        },
+      ],
+      { date: '2026-11-24', host: 'test' },
+    );
+    expect(text).toContain('| [A &lt;b&gt;title&lt;/b&gt; \\| with a bar](#x) |');
+    expect(text).toContain('| c1 | 2 | 1 | s | 0.5 | within 2x |');
+    expect(text).toContain('| k | **fail** | l | p |');
+    expect(text).toContain('| **all** | | **0 / 1** | **0 / 1** |');
+    expect(text).toContain('abc123');
+    expect(text).not.toContain('<b>');
+  });
+});
+
+describe('the paper beside one run', () => {
+  const cached1 = { version: 1, chip: { preset: 'scc', overrides: {} }, workload: { name: 'pipeline', params: { mode: 'cached-shared', order: 'snake', stages: 48, dataBytes: 1048576, chunkBytes: 262144 } } } as ExperimentInput;
+  it('finds the Table I cell a run gives, with the paper value and the ratio', () => {
+    const found = paperBeside(reproductions, workloads, cached1, [{ timeNs: 0.434e9 }]);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.reproduction).toBe('pipeline-table-1');
+    expect(found[0]!.cells).toEqual([expect.objectContaining({ label: 'cached-shared, D = 1 MB, min-routing (snake)', paper: 0.868, lab: 0.434, ratio: 0.5 })]);
+  });
+  it('matches with defaults filled in, and not with another parameter, a chip override or a timeline', () => {
+    const def = workloads.pipeline!.params.parse(cached1.workload.params) as Record<string, string | number | boolean>;
+    expect(paperBeside(reproductions, workloads, { ...cached1, workload: { name: 'pipeline', params: def } }, [{ timeNs: 1e9 }])).toHaveLength(1);
+    expect(paperBeside(reproductions, workloads, { ...cached1, workload: { name: 'pipeline', params: { ...def, stages: 47 } } }, [{ timeNs: 1e9 }])).toHaveLength(0);
+    expect(paperBeside(reproductions, workloads, { ...cached1, chip: { preset: 'scc', overrides: { mesh: { width: 4 } } } }, [{ timeNs: 1e9 }])).toHaveLength(0);
+    expect(paperBeside(reproductions, workloads, { ...cached1, timeline: [{ atNs: 1, island: 0, divisor: 4 }] } as ExperimentInput, [{ timeNs: 1e9 }])).toHaveLength(0);
+    expect(paperBeside(reproductions, workloads, { ...cached1, workload: { name: 'nope', params: {} } }, [])).toHaveLength(0);
+  });
+});
