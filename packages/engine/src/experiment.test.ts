@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultExperiment, EXPERIMENT_VERSION, parseExperiment } from './experiment';
+import { resolveChip } from './chips/registry';
 
 describe('experiment schema', () => {
   it('fills defaults', () => {
@@ -19,5 +20,15 @@ describe('experiment schema', () => {
     expect(() =>
       parseExperiment({ version: 1, chip: { preset: 'scc' }, workload: { name: 'x' }, timeline: [{ kind: 'island-divisor', atNs: 5, island: 0, divisor: 40 }] }),
     ).toThrow(/experiment\.timeline\.0\.divisor/);
+  });
+
+  it('migrates version 1: an overridden controller service time becomes the fixed DRAM model', () => {
+    const e = parseExperiment({ version: 1, chip: { preset: 'scc', overrides: { memory: { serviceMemCycles: 32 }, l2Enabled: false } }, workload: { name: 'memtest' } });
+    expect(e.version).toBe(EXPERIMENT_VERSION);
+    expect(e.chip.overrides).toEqual({ memory: { dram: { model: 'fixed', serviceMemCycles: 32 } }, l2Enabled: false });
+    // and the chip it names resolves: the partial dram override merges over the preset
+    expect((resolveChip('scc', e.chip.overrides).config as { memory: { dram: unknown } }).memory.dram).toMatchObject({ model: 'fixed', serviceMemCycles: 32, banks: 8 });
+    const plain = parseExperiment({ version: 1, chip: { preset: 'scc', overrides: { l2Enabled: false } }, workload: { name: 'memtest' } });
+    expect(plain.chip.overrides).toEqual({ l2Enabled: false });
   });
 });

@@ -6,7 +6,13 @@
  */
 import { z } from 'zod';
 
-export const EXPERIMENT_VERSION = 1;
+/**
+ * Versions: 1 until issue 14; 2 since the memory controllers became a DRAM model
+ * (`memory.serviceMemCycles` moved to `memory.dram.serviceMemCycles` under `model: 'fixed'`).
+ * Results of any version are those of today's model: a migration keeps what an experiment
+ * asked for, not the old model's numbers.
+ */
+export const EXPERIMENT_VERSION = 2;
 
 export const TimelineEventSchema = z.discriminatedUnion('kind', [
   z.strictObject({
@@ -45,10 +51,21 @@ export const ExperimentSchema = z.strictObject({
   timeline: z.array(TimelineEventSchema).default([]),
 });
 export type Experiment = z.infer<typeof ExperimentSchema>;
-export type ExperimentInput = z.input<typeof ExperimentSchema>;
+/** An experiment as written by hand, a link or an older lab: any version up to this one (migrated when parsed). */
+export type ExperimentInput = Omit<z.input<typeof ExperimentSchema>, 'version'> & { version?: number };
 
 /** Migrations from older versions, keyed by the version they upgrade from. */
-const MIGRATIONS: Record<number, (old: Record<string, unknown>) => Record<string, unknown>> = {};
+const MIGRATIONS: Record<number, (old: Record<string, unknown>) => Record<string, unknown>> = {
+  // 1 -> 2: a fixed controller service time overridden in version 1 is the 'fixed' DRAM model now
+  1: (old) => {
+    const chip = old.chip as { overrides?: unknown } | undefined;
+    const memory = (chip?.overrides as { memory?: unknown } | undefined)?.memory;
+    if (!memory || typeof memory !== 'object' || Array.isArray(memory) || !('serviceMemCycles' in memory)) return old;
+    const { serviceMemCycles, ...rest } = memory as Record<string, unknown>;
+    const dram = { ...((rest.dram as Record<string, unknown> | undefined) ?? {}), model: 'fixed', serviceMemCycles };
+    return { ...old, chip: { ...chip, overrides: { ...(chip!.overrides as Record<string, unknown>), memory: { ...rest, dram } } } };
+  },
+};
 
 export class ExperimentError extends Error {
   constructor(message: string) {
