@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs, parseValue } from './args';
 import { formatSummary, progressLine } from './summary';
-import { Simulation } from '@manycore/engine';
+import { EXPERIMENT_VERSION, Simulation } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
 
 describe('manycore arguments', () => {
@@ -11,7 +11,7 @@ describe('manycore arguments', () => {
       command: 'run',
       coresPerWorker: 8,
       experiment: {
-        version: 1,
+        version: EXPERIMENT_VERSION,
         chip: { preset: 'scc', overrides: { caches: { l1d: { sizeBytes: 8192 } }, clocks: { divisor: 2 } } },
         workload: { name: 'memtest', params: { controller: 2, label: 'x=y' } },
         seed: 7,
@@ -73,15 +73,16 @@ describe('summary', () => {
 
 describe('fidelity arguments', () => {
   it('defaults to the whole report in docs/fidelity.md', () => {
-    expect(parseArgs(['fidelity'])).toEqual({ command: 'fidelity', out: 'docs/fidelity.md', only: [], list: false, coresPerWorker: 'auto', quiet: false });
+    expect(parseArgs(['fidelity'])).toEqual({ command: 'fidelity', out: 'docs/fidelity.md', only: [], list: false, coresPerWorker: 'auto', jobs: 'auto', quiet: false });
   });
   it('takes --out, repeated or comma-separated --only, --list and --cores-per-worker', () => {
-    expect(parseArgs(['fidelity', '--out', 'r.md', '--only', 'a,b', '--only', 'c', '--list', '--cores-per-worker', '4', '--quiet'])).toEqual({
+    expect(parseArgs(['fidelity', '--out', 'r.md', '--only', 'a,b', '--only', 'c', '--list', '--cores-per-worker', '4', '--jobs', '2', '--quiet'])).toEqual({
       command: 'fidelity',
       out: 'r.md',
       only: ['a', 'b', 'c'],
       list: true,
       coresPerWorker: 4,
+      jobs: 2,
       quiet: true,
     });
   });
@@ -89,6 +90,7 @@ describe('fidelity arguments', () => {
     expect(() => parseArgs(['fidelity', '--only'])).toThrow('--only needs a value');
     expect(() => parseArgs(['fidelity', '--cores-per-worker', 'x'])).toThrow('--cores-per-worker x: not a number');
     expect(() => parseArgs(['fidelity', '--param', 'a=1'])).toThrow('fidelity: unknown option --param');
+    expect(() => parseArgs(['fidelity', '--jobs', '0'])).toThrow('--jobs 0: must be at least 1');
     expect(() => parseArgs(['frobnicate'])).toThrow('expected run, list or fidelity');
   });
 });

@@ -42,6 +42,8 @@ export interface FidelityArgs {
   /** list the reproductions and exit */
   list: boolean;
   coresPerWorker: number | 'auto';
+  /** simulations at once ('auto': one per host CPU; each run's results do not depend on it) */
+  jobs: number | 'auto';
   quiet: boolean;
 }
 export type Args = RunArgs | ListArgs | HelpArgs | FidelityArgs;
@@ -53,7 +55,7 @@ Usage:
                [--quantum-ns N] [--max-time-ns N] [--cores-per-worker N|auto] [--out results.json]
   manycore run --experiment FILE.json [--cores-per-worker N|auto] [--out results.json]
   manycore list [--json]
-  manycore fidelity [--out docs/fidelity.md] [--only ID[,ID]...] [--list] [--cores-per-worker N|auto]
+  manycore fidelity [--out docs/fidelity.md] [--only ID[,ID]...] [--list] [--jobs N|auto] [--cores-per-worker N|auto]
                runs every reproduction of a paper's table or figure and writes the report
                (paper value, lab value, ratio, verdict, mechanism) as markdown
 
@@ -230,7 +232,7 @@ export function parseArgs(argv: string[]): Args {
 }
 
 function parseFidelity(rest: string[]): FidelityArgs {
-  const out: FidelityArgs = { command: 'fidelity', out: 'docs/fidelity.md', only: [], list: false, coresPerWorker: 'auto', quiet: false };
+  const out: FidelityArgs = { command: 'fidelity', out: 'docs/fidelity.md', only: [], list: false, coresPerWorker: 'auto', jobs: 'auto', quiet: false };
   for (let i = 0; i < rest.length; i++) {
     const flag = rest[i]!;
     const v = (): string => {
@@ -254,6 +256,11 @@ function parseFidelity(rest: string[]): FidelityArgs {
       case '--cores-per-worker': {
         const x = v();
         out.coresPerWorker = x === 'auto' ? 'auto' : number(flag, x, { int: true, min: 1 });
+        break;
+      }
+      case '--jobs': {
+        const x = v();
+        out.jobs = x === 'auto' ? 'auto' : number(flag, x, { int: true, min: 1 });
         break;
       }
       default:

@@ -47,6 +47,7 @@ export async function fidelity(args: FidelityArgs): Promise<void> {
       else if (!args.quiet) process.stderr.write(line + '\n');
     },
     () => performance.now(),
+    args.jobs === 'auto' ? availableParallelism() : args.jobs,
   );
   if (tty) process.stderr.write('\r\x1b[2K');
   for (const r of results) {

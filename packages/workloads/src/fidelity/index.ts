@@ -23,26 +23,48 @@ export const reproductions: Reproduction[] = [pipelineTable1, rckmpiChannels, rc
 
 export type RunExperiment = (experiment: ExperimentInput) => Promise<RunOutput>;
 
-/** Runs and evaluates the reproductions in order; `onRun` reports progress (i of n runs). */
-export async function runReproductions(run: RunExperiment, list: Reproduction[] = reproductions, onRun?: (done: number, total: number, what: string) => void, clockMs: () => number = () => 0): Promise<ReproductionResult[]> {
-  const total = list.reduce((a, r) => a + r.experiments.length, 0);
+/**
+ * Runs every experiment of `list` (at most `jobs` at once; each run's results do not depend on
+ * what else runs) and evaluates each reproduction once its runs are back. `onRun` reports
+ * progress (runs finished of the total, the run just finished). A failed run marks its
+ * reproduction failed; the others are evaluated as usual.
+ */
+export async function runReproductions(
+  run: RunExperiment,
+  list: Reproduction[] = reproductions,
+  onRun?: (done: number, total: number, what: string) => void,
+  clockMs: () => number = () => 0,
+  jobs = 1,
+): Promise<ReproductionResult[]> {
+  const work = list.flatMap((r, ri) => r.experiments.map((e, ei) => ({ ri, ei, e })));
+  const outputs: (RunOutput | undefined)[][] = list.map((r) => new Array<RunOutput | undefined>(r.experiments.length));
+  const errors: (string | undefined)[] = list.map(() => undefined);
+  const started = list.map(() => Infinity);
+  const finished = list.map(() => 0);
+  let next = 0;
   let done = 0;
-  const out: ReproductionResult[] = [];
-  for (const r of list) {
-    const t0 = clockMs();
-    const runs: RunOutput[] = [];
-    let error: string | undefined;
-    for (const e of r.experiments) {
-      onRun?.(done, total, `${r.id}: ${e.workload.name} ${JSON.stringify(e.workload.params ?? {})}`);
+  const describe = (e: ExperimentInput) => `${e.workload.name} ${JSON.stringify(e.workload.params ?? {})}`;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= work.length) return;
+      const { ri, ei, e } = work[i]!;
+      started[ri] = Math.min(started[ri]!, clockMs());
       try {
-        if (!error) runs.push(await run(e));
+        outputs[ri]![ei] = await run(e);
       } catch (err) {
-        error = `${e.workload.name} ${JSON.stringify(e.workload.params ?? {})}: ${err instanceof Error ? err.message : String(err)}`;
+        errors[ri] ??= `${describe(e)}: ${err instanceof Error ? err.message : String(err)}`;
       }
-      done++;
+      finished[ri] = Math.max(finished[ri]!, clockMs());
+      onRun?.(++done, work.length, `${list[ri]!.id}: ${describe(e)}`);
     }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, work.length)) }, worker));
+  return list.map((r, ri) => {
+    const runs = outputs[ri]!.filter((x): x is RunOutput => x !== undefined);
+    const error = errors[ri];
     const evaluated = error ? { cells: [], checks: [] } : r.evaluate(runs);
-    out.push({
+    return {
       id: r.id,
       title: r.title,
       source: r.source,
@@ -50,10 +72,9 @@ export async function runReproductions(run: RunExperiment, list: Reproduction[] 
       mechanism: r.mechanism,
       ...evaluated,
       runs: runs.map((x) => ({ workload: String(x.experiment.workload.name), params: (x.experiment.workload.params ?? {}) as Record<string, unknown>, digest: x.digest, wallMs: x.wallMs })),
-      wallMs: clockMs() - t0,
+      // host time from the first run started to the last finished (runs of other reproductions may overlap)
+      wallMs: Number.isFinite(started[ri]!) ? finished[ri]! - started[ri]! : 0,
       ...(error ? { error } : {}),
-    });
-  }
-  onRun?.(done, total, 'done');
-  return out;
+    };
+  });
 }
