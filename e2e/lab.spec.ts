@@ -312,6 +312,24 @@ test('the gallery loads and runs a guided experiment', async ({ page }) => {
   expect(png.body.subarray(1, 4).toString()).toBe('PNG');
 });
 
+test('a run that is one of the fidelity report\'s experiments shows the paper\'s values beside the lab\'s', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto('/?cpw=8');
+  // rcce-pair with its defaults (Stencil, 1 hop) is a run of the RCCE study's Table I
+  await lab.setWorkload('rcce-pair');
+  await lab.run();
+  await lab.waitForDigest();
+  const beside = lab.id('paper-beside');
+  await expect(beside).toBeVisible();
+  await expect(beside).toContainText('RCCE study, Table I');
+  await expect(beside.getByTestId('paper-cell').filter({ hasText: 'stencil: IPC' })).toContainText('0.3393');
+  // another parameter value is not that experiment: nothing is shown
+  await lab.setParam('stencilPoints', 256);
+  await lab.run();
+  await lab.waitForDigest();
+  await expect(lab.id('paper-beside')).toHaveCount(0);
+});
+
 test('pipeline views: the stage timeline has one row per stage with busy segments, live and from the spans', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.goto();

@@ -38,7 +38,7 @@ export function renderReport(results: ReproductionResult[], meta: ReportMeta, no
     `Produced by \`npm run fidelity\` (\`manycore fidelity\`) on ${meta.date}${meta.commit ? ` at commit ${meta.commit}` : ''} (${meta.host}). Every number below comes from a run of the lab's engine with the experiment named in the section; paper values are the papers' own, with the line in \`../shared/papers/\`. Nothing in the lab is fitted to them.`,
   );
   out.push('');
-  out.push('Verdicts compare lab / paper: **agrees** within 25 % either way, **within 2x**, **off** beyond that. Checks are the trends the issue asks the mechanism to give (pass or fail). In several tables the chip's absolute times are several times the lab's; where the shape agrees and the level does not, the note under the table names the mechanism it points to.');
+  out.push('Verdicts compare lab / paper: **agrees** within 25 % either way, **within 2x**, **off** beyond that. Checks are the trends the issue asks the mechanism to give (pass or fail). In several tables the chip\'s absolute times are several times the lab\'s; where the shape agrees and the level does not, the note under the table names the mechanism it points to.');
   out.push('');
   out.push('## Summary');
   out.push('');
