@@ -27,7 +27,7 @@ describe('experiment schema', () => {
     expect(e.version).toBe(EXPERIMENT_VERSION);
     expect(e.chip.overrides).toEqual({ memory: { dram: { model: 'fixed', serviceMemCycles: 32 } }, l2Enabled: false });
     // and the chip it names resolves: the partial dram override merges over the preset
-    expect((resolveChip('scc', e.chip.overrides).config as { memory: { dram: unknown } }).memory.dram).toMatchObject({ model: 'fixed', serviceMemCycles: 32, banks: 8 });
+    expect((resolveChip('scc', e.chip.overrides).config as unknown as { memory: { dram: unknown } }).memory.dram).toMatchObject({ model: 'fixed', serviceMemCycles: 32, banks: 8 });
     const plain = parseExperiment({ version: 1, chip: { preset: 'scc', overrides: { l2Enabled: false } }, workload: { name: 'memtest' } });
     expect(plain.chip.overrides).toEqual({ l2Enabled: false });
   });

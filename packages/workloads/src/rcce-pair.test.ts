@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Simulation, resolveChip, type Row } from '@manycore/engine';
 import { workloads } from './index';
 import { pairsAtHops } from './placement';
+import { linearFit } from './lib/fit';
 
 function run(params: Record<string, unknown>): Row[] {
   return new Simulation({ version: 1, chip: { preset: 'scc' }, workload: { name: 'rcce-pair', params } }, workloads).runInline().workload.rows;
@@ -10,21 +11,7 @@ function run(params: Record<string, unknown>): Row[] {
 const meanTime = (rows: Row[]) => rows.reduce((s, r) => s + (r.timeNs as number), 0) / rows.length;
 const maxTime = (rows: Row[]) => Math.max(...rows.map((r) => r.timeNs as number));
 
-/** Least-squares line through (x, y); returns slope and R^2. */
-function fit(xs: number[], ys: number[]): { slope: number; r2: number } {
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (xs[i]! - mx) * (ys[i]! - my);
-    sxx += (xs[i]! - mx) ** 2;
-    syy += (ys[i]! - my) ** 2;
-  }
-  return { slope: sxy / sxx, r2: (sxy * sxy) / (sxx * syy) };
-}
+const fit = linearFit;
 
 describe('rcce-pair', () => {
   const chip = resolveChip('scc');

@@ -6,6 +6,7 @@
 import type { ExperimentInput, Row } from '@manycore/engine';
 import { cell, fmt, ratioOf, rowsOf, valueOf } from './cells';
 import type { Cell, Check, Reproduction } from './types';
+import { linearFit } from '../lib/fit';
 
 function exp(workload: string, params: Record<string, number | string>): ExperimentInput {
   return { version: 1, chip: { preset: 'scc', overrides: {} }, workload: { name: workload, params } };
@@ -13,22 +14,7 @@ function exp(workload: string, params: Record<string, number | string>): Experim
 
 const HOPS = [0, 1, 2, 3, 8];
 
-/** Least-squares slope and R^2 of y over x. */
-export function linearFit(x: number[], y: number[]): { slope: number; r2: number } {
-  const n = x.length;
-  const mx = x.reduce((a, b) => a + b, 0) / n;
-  const my = y.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i]! - mx) * (y[i]! - my);
-    sxx += (x[i]! - mx) ** 2;
-    syy += (y[i]! - my) ** 2;
-  }
-  const slope = sxx > 0 ? sxy / sxx : 0;
-  return { slope, r2: sxx > 0 && syy > 0 ? (sxy * sxy) / (sxx * syy) : 1 };
-}
+export { linearFit };
 
 // ---- pair time and IPC against hops (lines 3091-3101)
 

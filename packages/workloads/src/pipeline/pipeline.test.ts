@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Simulation, coreHops, resolveChip, type Results, type Row } from '@manycore/engine';
 import { guidedExperiments, workloads } from '../index';
 import { queueSlots, sharedPlan, stageCores, stageHops } from './plan';
+import { linearFit } from '../lib/fit';
 
 function results(name: string, params: Record<string, unknown>): Results {
   return new Simulation({ version: 1, chip: { preset: 'scc', overrides: {} }, workload: { name, params } }, workloads).runInline();
@@ -9,22 +10,7 @@ function results(name: string, params: Record<string, unknown>): Results {
 const run = (params: Record<string, unknown>): Row => results('pipeline', params).workload.rows[0]!;
 const time = (r: Row) => r.timeNs as number;
 
-/** Least-squares line through (x, y): slope, intercept and R^2. */
-function fit(xs: number[], ys: number[]): { slope: number; intercept: number; r2: number } {
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (xs[i]! - mx) * (ys[i]! - my);
-    sxx += (xs[i]! - mx) ** 2;
-    syy += (ys[i]! - my) ** 2;
-  }
-  const slope = sxy / sxx;
-  return { slope, intercept: my - slope * mx, r2: (sxy * sxy) / (sxx * syy) };
-}
+const fit = linearFit;
 
 const KB = 1024;
 const MB = 1024 * KB;
