@@ -65,6 +65,20 @@ export const DramSchema = z
   })
   .describe("a controller's DRAM");
 
+/**
+ * Cross-field check of a DDR model against the chip's memory clock: the DRAM's tCK must be the
+ * clock the chip runs it at (`tCkNs` = `nsPerTck`, within 1 %), so a changed memory clock
+ * never runs with another speed bin's timing silently. The message names both fields and the fix.
+ */
+export function checkDramClock(dram: z.infer<typeof DramSchema>, memoryMHz: number, nsPerTck: number, what: string, ctx: z.RefinementCtx): void {
+  if (dram.model !== 'ddr' || Math.abs(dram.tCkNs / nsPerTck - 1) <= 0.01) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['memory', 'dram', 'tCkNs'],
+    message: `memory.dram.tCkNs ${dram.tCkNs} ns does not match clocks.memoryMHz ${memoryMHz} (${what}: tCK ${Number(nsPerTck.toFixed(4))} ns); give that speed bin's timings (memory.dram.tCkNs and the CL, tRCD, tRP ns values) or memory.dram.model=fixed`,
+  });
+}
+
 export type CacheConfig = z.infer<typeof CacheSchema>;
 export type DramConfig = z.infer<typeof DramSchema>;
 export type PowerConfig = z.infer<typeof PowerSchema>;

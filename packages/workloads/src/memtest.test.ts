@@ -28,11 +28,19 @@ describe('memtest', () => {
   });
 
   it('follows the clocks: at 800/1600/1066 the per-hop cost halves', () => {
-    const r = run({}, { clocks: { divisor: 2, meshMHz: 1600, memoryMHz: 1066 } });
+    // DDR3-1066 (JESD79-3 bin 1066G, 8-8-8: the same 15 ns CL, tRCD, tRP at tCK 1.875 ns)
+    const r = run({}, { clocks: { divisor: 2, meshMHz: 1600, memoryMHz: 1066 }, memory: { dram: { tCkNs: 1.875 } } });
     const reads = r.workload.rows.filter((x) => x.op === 'read');
     const perHop = ((reads[8]!.latencyNs as number) - (reads[0]!.latencyNs as number)) / 8;
     expect(perHop).toBeGreaterThan(4.8);
     expect(perHop).toBeLessThan(5.3);
+  });
+
+  it('rejects a memory clock that does not match the DRAM speed bin, naming both and the fix', () => {
+    expect(() => run({}, { clocks: { memoryMHz: 1066 } })).toThrow(
+      'chip.memory.dram.tCkNs: memory.dram.tCkNs 2.5 ns does not match clocks.memoryMHz 1066 (DDR3-1066: tCK 1.8762 ns); give that speed bin',
+    );
+    expect(() => run({}, { clocks: { memoryMHz: 1066 }, memory: { dram: { model: 'fixed' } } })).not.toThrow();
   });
 
   it('rejects a controller the chip does not have', () => {

@@ -48,7 +48,8 @@ const uncoreStaticW = 31.6 - (2 * (0.556522 + 0.1) + 46 * (0.139130 + 0.1) + 2.0
  *   (model): one rank on a 64-bit channel per controller (the DDR3 DIMM data width), open-page
  *   policy, row:bank:column mapping; the bin (800E, the slowest DDR3-800 bin) is a choice, not
  *   a documented SCC board part.
- *   At memoryMHz 1066 give the DDR3-1066 bin as well (e.g. 1066F 7-7-7: tCkNs 1.875, 13.125 ns).
+ *   At memoryMHz 1066 give a DDR3-1066 bin as well (the schema rejects a tCK that does not match
+ *   the memory clock): e.g. 1066G 8-8-8, tCkNs 1.875 with the same 15 ns CL, tRCD and tRP.
  * serviceMemCycles is used only by model 'fixed' (the lab's earlier model: 32 B every 20 ns at
  * 800 MHz = 1.6 GB/s per controller).
  */

@@ -11,7 +11,7 @@
  * parses to itself.
  */
 import { z } from 'zod';
-import { CacheSchema, DramSchema, PowerSchema, VfPointSchema } from '../../chip-schema';
+import { CacheSchema, DramSchema, PowerSchema, VfPointSchema, checkDramClock } from '../../chip-schema';
 import { makeTopology, tileAt } from '../../topology';
 import { MAX_CONTROLLERS } from '../../vocabulary';
 import { deriveLut, islands2x2, meshControllers, mpbPages } from './mesh';
@@ -126,6 +126,8 @@ function derive(c: SccChipParsed, ctx: z.RefinementCtx): SccChipConfig {
 export const SccChipSchema = SccChipObject.transform(derive).superRefine((chip, ctx) => {
   const { width, height } = chip.mesh;
   const tiles = width * height;
+  // the SCC's memory clock is the DDR3 data rate (800 or 1066 MT/s: DDR3-800, DDR3-1066)
+  checkDramClock(chip.memory.dram, chip.clocks.memoryMHz, 2000 / chip.clocks.memoryMHz, `DDR3-${chip.clocks.memoryMHz}`, ctx);
   for (const name of ['l1i', 'l1d', 'l2'] as const) {
     const c = chip.caches[name];
     const sets = c.sizeBytes / (c.ways * c.lineBytes);

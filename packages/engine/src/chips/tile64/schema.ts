@@ -6,7 +6,7 @@
  * component; unknown keys are rejected.
  */
 import { z } from 'zod';
-import { DramSchema, PowerSchema, VfPointSchema } from '../../chip-schema';
+import { DramSchema, PowerSchema, VfPointSchema, checkDramClock } from '../../chip-schema';
 
 const positiveInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
@@ -79,6 +79,8 @@ export const Tile64ChipSchema = z
   .superRefine((chip, ctx) => {
     const { width, height } = chip.mesh;
     const tiles = width * height;
+    // TILE64's memory clock is the DDR2 I/O clock (400 MHz: DDR2-800)
+    checkDramClock(chip.memory.dram, chip.clocks.memoryMHz, 1000 / chip.clocks.memoryMHz, `DDR2-${2 * chip.clocks.memoryMHz}`, ctx);
     chip.memory.controllers.forEach((mc, i) => {
       if (mc.x >= width || mc.y >= height)
         ctx.addIssue({ code: 'custom', path: ['memory', 'controllers', i], message: `memory controller ${i} at (${mc.x},${mc.y}) is outside the ${width}x${height} mesh` });
