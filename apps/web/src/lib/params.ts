@@ -83,6 +83,7 @@ export const CHIP_FIELD_PATHS: Record<string, { path: string; label: string }[]>
     { path: 'missesInFlight', label: 'Outstanding misses per core' },
     { path: 'mesh.hopMeshCycles', label: 'Hop latency, mesh cycles' },
     { path: 'memory.dram.model', label: 'DRAM controller model (ddr: banks and open rows; fixed: one service time)' },
+    { path: 'memory.dram.tCkNs', label: 'DRAM clock period tCK, ns (2.5 at 800 MT/s, 1.875 at 1066)' },
     { path: 'memory.dram.tRcdNs', label: 'DRAM tRCD (activate to read), ns' },
     { path: 'mpb.remoteAccessCycles', label: 'Remote MPB access, core cycles' },
   ],
