@@ -141,10 +141,8 @@ export abstract class CoreBase {
    * latency). Counted in C.instructions.
    */
   compute(cycles: number, instructions: number = cycles): void {
-    const ps = cycles * this.period;
-    this.now += ps;
-    this.c[this.cb + C.busyPs] += ps;
-    this.c[this.cb + C.instructions] += instructions;
+    this.busyCycles(cycles);
+    this.retire(instructions);
   }
 
   /** Busy cycles that retire no instruction of their own (the time of one already counted). */
@@ -382,7 +380,7 @@ export abstract class CoreBase {
     this.now += pollPs;
     this.stall(cause, pollPs);
     this.lastPolls = 1;
-    this.c[this.cb + C.instructions] += pollInstructions;
+    this.retire(pollInstructions);
     if (compare(opCode, v0, value)) return v0;
     const c = this.c;
     const cb = this.cb;
@@ -395,7 +393,7 @@ export abstract class CoreBase {
     yield* this.blockOn(BlockReason.Flag);
     const polls = pollPs > 0 ? Math.floor((c[cb + S.wakePs]! - c[cb + S.blockedAtPs]!) / pollPs) : 0;
     this.lastPolls += polls;
-    c[cb + C.instructions] += polls * pollInstructions;
+    this.retire(polls * pollInstructions);
     return c[cb + S.tasResult]!;
   }
 

@@ -503,7 +503,7 @@ export class SccCore extends CoreBase {
   private loadAt(addr: number, size: number): Uint8Array {
     this.checkAlign(addr, size);
     this.c[this.cb + C.loads] += 1;
-    this.c[this.cb + C.instructions] += 1;
+    this.retire(1);
     // caches are keyed by system line (as Int32); the key without a full translation
     const key = (this.lineBase[addr >>> 24]! + ((addr & 0xffffff) >>> LINE_SHIFT)) | 0;
     const s = this.l1.lookup(key);
@@ -552,7 +552,7 @@ export class SccCore extends CoreBase {
   private storeScalar(addr: number, size: number): void {
     this.checkAlign(addr, size);
     this.c[this.cb + C.stores] += 1;
-    this.c[this.cb + C.instructions] += 1;
+    this.retire(1);
     this.translate(addr);
     this.storeBytes(addr, this.scratchVal, 0, size, size);
   }

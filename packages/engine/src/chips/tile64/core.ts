@@ -254,7 +254,7 @@ export class Tile64Core extends CoreBase {
   private loadAt(addr: number, size: number): number {
     this.checkAlign(addr, size);
     this.c[this.cb + C.loads] += 1;
-    this.c[this.cb + C.instructions] += 1;
+    this.retire(1);
     this.translate(addr);
     if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) {
       this.remoteAccess(false);
@@ -277,7 +277,7 @@ export class Tile64Core extends CoreBase {
   private storeAt(addr: number, size: number): void {
     this.checkAlign(addr, size);
     this.c[this.cb + C.stores] += 1;
-    this.c[this.cb + C.instructions] += 1;
+    this.retire(1);
     this.translate(addr);
     if (this.tRegime === REGIME_READ_ONLY) throw new SimulationError(`core ${this.id}: store to read-only page at 0x${(addr >>> 0).toString(16)}`);
     let visible: number;
