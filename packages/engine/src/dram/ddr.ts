@@ -209,11 +209,8 @@ export class DdrController {
   access(m: number, arrivalPs: number, local: number, write: boolean, beats: number): number {
     const t = this.t;
     const s = this.state;
-    const rowBank = local >>> t.rowLineShift;
-    const row = rowBank >>> t.bankBits;
-    let bank = rowBank & (t.banks - 1);
-    if (t.xorBanks) bank ^= row & (t.banks - 1);
-    const b = (m * t.banks + bank) * BANK_SLOTS;
+    const row = this.rowOf(local);
+    const b = (m * t.banks + this.bankOf(local)) * BANK_SLOTS;
     const open = s[b + BANK.row]! - 1;
     const inOrder = arrivalPs >= s[b + BANK.lastArrivalPs]!;
     let act = -1;
