@@ -95,7 +95,7 @@ export class Arena {
   }
 }
 
-/** Maps the 16 MB page holding addr uncached for this core (every access goes to memory). */
-export function mapUncached(core: SccCore, addr: number): void {
-  core.mapPage(addr, 'uncached');
+/** Maps the 16 MB pages holding [addr, addr + bytes) uncached for this core (every access goes to memory). */
+export function mapUncached(core: SccCore, addr: number, bytes = 1): void {
+  for (let page = addr >>> 24; page <= (addr + bytes - 1) >>> 24; page++) core.mapPage(page * (1 << 24), 'uncached');
 }

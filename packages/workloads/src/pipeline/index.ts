@@ -69,7 +69,7 @@ import { z } from 'zod';
 import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type SimulatedStats, type WorkloadDef } from '@manycore/engine';
 import { MAX_CORES } from '../lib/limits';
 import { Rcce } from '../rcce/index';
-import { touch, writeAllocated } from '../lib/mem';
+import { mapUncached, touch, writeAllocated } from '../lib/mem';
 import { PIPELINE_MODES, PIPELINE_ORDERS, PIPELINE_PLACEMENTS, inputBytes, outputByte, queueSlots, sharedPlan, stageCores, stageHops } from './plan';
 
 export * from './plan';
@@ -242,11 +242,6 @@ function* flushCache(core: SccCore, method: FlushMethod, turn: number): Sim<void
     if (core.due()) yield DUE;
   }
   core.fence();
-}
-
-/** Pages [addr, addr + bytes) mapped uncached for this core. */
-function mapUncached(core: SccCore, addr: number, bytes: number): void {
-  for (let page = addr >>> 24; page <= (addr + bytes - 1) >>> 24; page++) core.mapPage(page * (1 << 24), 'uncached');
 }
 
 export const pipeline: WorkloadDef<P> = {
