@@ -20,30 +20,35 @@ import { LINE_BYTES, LINE_WORDS } from './vocabulary';
 const INITIAL_LINES = 64;
 
 export class Overlay {
-  private keys: Uint32Array;
-  private tags: Uint32Array;
-  private slotOf: Int32Array;
+  private keys!: Uint32Array;
+  private tags!: Uint32Array;
+  private slotOf!: Int32Array;
   /** Line images, 32 B each at the offsets insert/find return (a new array after a growth). */
-  data: Uint8Array;
+  data!: Uint8Array;
   /** The same images as 32-bit words (line copies). */
-  data32: Uint32Array;
-  private mask: number;
+  data32!: Uint32Array;
+  private mask!: number;
   private epoch = 1;
   private used = 0;
   /** Lines the overlay may hold (the caller checks it before inserting a new line). */
   readonly capacity: number;
   /** Lines it has room for now (grows to `capacity`). */
-  private room: number;
+  private room!: number;
 
   constructor(lines: number) {
     this.capacity = lines;
-    this.room = Math.min(lines, INITIAL_LINES);
-    const size = Overlay.tableSize(this.room);
+    this.allocate(Math.min(lines, INITIAL_LINES));
+  }
+
+  /** Fresh, empty tables and image slots with room for `room` lines. */
+  private allocate(room: number): void {
+    this.room = room;
+    const size = Overlay.tableSize(room);
     this.keys = new Uint32Array(size);
     this.tags = new Uint32Array(size);
     this.slotOf = new Int32Array(size);
     this.mask = size - 1;
-    this.data32 = new Uint32Array(this.room * LINE_WORDS);
+    this.data32 = new Uint32Array(room * LINE_WORDS);
     this.data = new Uint8Array(this.data32.buffer);
   }
 
@@ -95,15 +100,8 @@ export class Overlay {
   /** Doubles the room (up to capacity): images copied to the same offsets, this epoch's keys rehashed. */
   private grow(): void {
     const { keys, tags, slotOf, data32, epoch } = this;
-    this.room = Math.min(this.capacity, this.room * 2);
-    const size = Overlay.tableSize(this.room);
-    this.keys = new Uint32Array(size);
-    this.tags = new Uint32Array(size);
-    this.slotOf = new Int32Array(size);
-    this.mask = size - 1;
-    this.data32 = new Uint32Array(this.room * LINE_WORDS);
+    this.allocate(Math.min(this.capacity, this.room * 2));
     this.data32.set(data32.subarray(0, this.used * LINE_WORDS));
-    this.data = new Uint8Array(this.data32.buffer);
     for (let j = 0; j < tags.length; j++) {
       if (tags[j] !== epoch) continue;
       let h = Math.imul(keys[j]!, 0x9e3779b1) >>> 0;
