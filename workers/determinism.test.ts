@@ -129,9 +129,9 @@ describe('the CLI refuses bad input clearly and writes nothing', () => {
   const out = join(dir, 'r.json');
   it.each([
     [['run', '--preset', 'nope', '--workload', 'memtest', '--out', out], /chip\.preset: unknown preset "nope" \(known: scc, mesh, tile64\)/],
-    [['run', '--workload', 'memtest', '--chip', 'caches.l1d.sizeBytes=-16', '--out', out], /chip\.caches\.l1d\.sizeBytes: Too small/],
-    [['run', '--workload', 'stale-read', '--param', 'reader=48', '--out', out], /core 48 is beyond the chip's 48 cores/],
-    [['run', '--workload', 'memtest', '--param', 'accesses=-1', '--out', out], /workload\.params \(memtest\)\.accesses: Too small/],
+    [['run', '--workload', 'memtest', '--chip', 'caches.l1d.sizeBytes=-16', '--out', out], /chip\.caches\.l1d\.sizeBytes: more than 0 bytes/],
+    [['run', '--workload', 'stale-read', '--param', 'reader=48', '--out', out], /workload\.params \(stale-read\): reader=48 but this chip has 48 cores \(0\.\.47\)/],
+    [['run', '--workload', 'memtest', '--param', 'accesses=-1', '--out', out], /workload\.params \(memtest\)\.accesses: at least 1 access/],
     [['run', '--workload', 'nosuch', '--out', out], /unknown workload "nosuch"/],
     [['run', '--workload', 'memtest', '--seed', 'x'], /--seed x: not a number/],
     [['run', '--workload', 'memtest', '--frobnicate'], /unknown option --frobnicate/],
@@ -150,7 +150,7 @@ describe('the CLI refuses bad input clearly and writes nothing', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/bad\.json: not valid JSON/);
     writeFileSync(bad, JSON.stringify({ version: 1, chip: { preset: 'scc' }, workload: { name: 'memtest' }, quantumNs: -5 }));
-    expect(run(['run', '--experiment', bad]).err).toMatch(/experiment\.quantumNs: Too small/);
+    expect(run(['run', '--experiment', bad]).err).toMatch(/experiment\.quantumNs: more than 0 ns/);
     expect(existsSync(out)).toBe(false);
   });
 

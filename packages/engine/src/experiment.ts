@@ -5,6 +5,7 @@
  * Parsing goes through `parseExperiment`, which migrates older versions first.
  */
 import { z } from 'zod';
+import { plainIssue } from './issues';
 
 /**
  * Versions: 1 until issue 14; 2 since the memory controllers became a DRAM model
@@ -68,20 +69,38 @@ const MIGRATIONS: Record<number, (old: Record<string, unknown>) => Record<string
 };
 
 export class ExperimentError extends Error {
-  constructor(message: string) {
+  /**
+   * @param fields the problems that concern one field, by its dotted path in the experiment
+   * ("seed", "workload.params.cores", "chip.clocks.divisor"): the same words, for an editor to
+   * show beside the field (the message has them all, one per line, for the CLI).
+   */
+  constructor(
+    message: string,
+    readonly fields: Readonly<Record<string, string>> = {},
+  ) {
     super(message);
     this.name = 'ExperimentError';
   }
 }
 
-/** Formats zod issues as "path: message" lines. */
+/** Formats zod issues as "path: message" lines, the messages in plain words (issues.ts). */
 export function formatIssues(error: z.ZodError, prefix = ''): string {
   return error.issues
     .map((i) => {
       const path = [prefix, ...i.path.map(String)].filter(Boolean).join('.');
-      return (path ? path + ': ' : '') + i.message;
+      return (path ? path + ': ' : '') + plainIssue(i);
     })
     .join('\n');
+}
+
+/** The plain-words messages of zod issues by field path (`prefix` + the issue's path; the first per field). */
+export function issueFields(error: z.ZodError, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const i of error.issues) {
+    const path = [prefix, ...i.path.map(String)].filter(Boolean).join('.');
+    if (path && out[path] === undefined) out[path] = plainIssue(i);
+  }
+  return out;
 }
 
 /** Parses and migrates an experiment; throws ExperimentError naming every problem. */
@@ -102,7 +121,7 @@ export function parseExperiment(input: unknown): Experiment {
     obj = m(obj);
   }
   const parsed = ExperimentSchema.safeParse({ ...obj, version: EXPERIMENT_VERSION });
-  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, 'experiment'));
+  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, 'experiment'), issueFields(parsed.error));
   return parsed.data;
 }
 

@@ -7,6 +7,7 @@ export * from './digest';
 export * from './chip-schema';
 export * from './chip';
 export * from './experiment';
+export * from './issues';
 export * from './layout';
 export { CoreBase, DUE, SimulationError, type Row } from './core';
 export * from './chips/family';

@@ -16,7 +16,7 @@ import { deepMerge, type ResolvedChip } from './chip';
 import { chipConfig, presetOf, resolvePresetChip } from './chips/registry';
 import { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR, type RunSettings } from './commit';
 import type { Row } from './core';
-import { ExperimentError, formatIssues, parseExperiment, type Experiment } from './experiment';
+import { ExperimentError, formatIssues, issueFields, parseExperiment, type Experiment } from './experiment';
 import { allocateBuffers, computeLayout, CTL, CTLF, makeViews, Request, Status, type Layout, type LayoutOptions, type Views } from './layout';
 import { buildResults, type Results } from './results';
 import { CoreRunner, type WorkerRunResult } from './scheduler';
@@ -45,7 +45,7 @@ export function prepareRun(input: unknown, registry: WorkloadRegistry, layoutOpt
   const experiment = parseExperiment(input);
   const workload = findWorkload(registry, experiment.workload.name);
   const parsed = workload.params.safeParse(experiment.workload.params);
-  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, `workload.params (${workload.name})`));
+  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, `workload.params (${workload.name})`), issueFields(parsed.error, 'workload.params'));
   const params = parsed.data as Record<string, unknown>;
   const family = presetOf(experiment.chip.preset).family;
   const families = workload.families ?? ['scc'];
@@ -60,7 +60,8 @@ export function prepareRun(input: unknown, registry: WorkloadRegistry, layoutOpt
   try {
     participants = workload.participants(params, chip);
   } catch (err) {
-    if (err instanceof WorkloadParamError) throw new ExperimentError(`workload.params (${workload.name}): ${err.message}`);
+    if (err instanceof WorkloadParamError)
+      throw new ExperimentError(`workload.params (${workload.name}): ${err.message}`, err.param ? { [`workload.params.${err.param}`]: err.fieldMessage ?? err.message } : {});
     throw err;
   }
   for (const c of participants)

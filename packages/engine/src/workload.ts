@@ -30,6 +30,12 @@ export interface WorkloadDef<P = Record<string, unknown>, K extends CoreBase = C
   params: z.ZodType<P>;
   /** Cores that run the program (others idle). Throw WorkloadParamError for impossible params. */
   participants(params: P, chip: ResolvedChip): number[];
+  /**
+   * The parameter that says how many cores run (`extraCores` more run besides it, e.g. a root
+   * or a controller). When the chip changes, an editor makes a value that used every core of
+   * the old chip follow the new one, and says so (no silent change of what runs).
+   */
+  coresParam?: { name: string; extraCores?: number };
   program(core: K, params: P, ctx: WorkloadContext): Sim<void>;
   /**
    * Chip overrides this workload needs (merged over the experiment's own overrides, which win),
@@ -43,14 +49,40 @@ export interface WorkloadDef<P = Record<string, unknown>, K extends CoreBase = C
   summarize?(rows: Row[], params: P, chip: ResolvedChip, simulated: SimulatedStats, series: SimulatedSeries): Row[];
   /** Workload-specific results besides rows (e.g. checks), deterministic. */
   extra?(rows: Row[], params: P, chip: ResolvedChip, simulated: SimulatedStats, series: SimulatedSeries): Record<string, unknown>;
+  /**
+   * What to plot of the rows by default (the web lab's results chart; a reader can pick other
+   * columns): `x` and `y` are numeric row keys, `series` a key whose values split the rows
+   * into one line each, `logX`/`logY` log axes (a byte-size x is drawn in powers of 2).
+   * Presentation only: not part of the results or their digest.
+   */
+  chart?: WorkloadChart;
+}
+
+/** WorkloadDef.chart: the default axes of a workload's results chart. */
+export interface WorkloadChart {
+  x: string;
+  y: string;
+  series?: string;
+  logX?: boolean;
+  logY?: boolean;
 }
 
 export type AnyWorkload = WorkloadDef<any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export type WorkloadRegistry = Record<string, AnyWorkload>;
 
+/**
+ * Parameters the chip (or each other) cannot satisfy. `param`: the parameter the problem is
+ * about, so an editor shows it beside that field; `fieldMessage`: the words for beside the
+ * field (default: the message), e.g. "at most 48: this chip has 48 cores" for the message
+ * "cores=1024 but this chip has 48 cores".
+ */
 export class WorkloadParamError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly param?: string,
+    readonly fieldMessage?: string,
+  ) {
     super(message);
     this.name = 'WorkloadParamError';
   }

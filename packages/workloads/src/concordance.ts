@@ -20,9 +20,9 @@
  * the same text (computed again from the seed in summarize).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type WorkloadDef } from '@manycore/engine';
-import { MAX_CORES } from './lib/limits';
-import { Rcce } from './rcce/index';
+import { DUE, type SccCore, type ResolvedChip, type Row, type WorkloadDef } from '@manycore/engine';
+import { chipHasCores, MAX_CORES, overLimit } from './lib/limits';
+import { checkRcceChip, Rcce } from './rcce/index';
 import { sharedAddrOnController } from './placement';
 
 /** Splitting the text into words: load, classify and branch per character (model). */
@@ -45,7 +45,7 @@ const Params = z.strictObject({
 type P = z.infer<typeof Params>;
 
 export function concordanceCores(p: Pick<P, 'cores'>, chip: ResolvedChip): number[] {
-  if (p.cores > chip.topo.cores) throw new WorkloadParamError(`cores: ${p.cores} cores asked but the chip has ${chip.topo.cores}`);
+  if (p.cores > chip.topo.cores) throw overLimit('cores', p.cores, chip.topo.cores, chipHasCores(chip));
   return Array.from({ length: p.cores }, (_, i) => i);
 }
 
@@ -188,10 +188,15 @@ function decodeRecord(bytes: Uint8Array): [string, number] {
 export const concordance: WorkloadDef<P> = {
   name: 'concordance',
   title: 'SICSA concordance with a serialising file server',
+  chart: { x: 'cores', y: 'timeNs' },
   description:
     'n cores each read the whole text from shared memory and count the phrases (up to K words) whose hash is theirs; a file server serialises their records into one file. Two cores are slower than one.',
   params: Params,
-  participants: (p, chip) => concordanceCores(p, chip),
+  participants: (p, chip) => {
+    checkRcceChip(chip);
+    return concordanceCores(p, chip);
+  },
+  coresParam: { name: 'cores' },
   *program(core: SccCore, p: P, ctx) {
     const chip = core.chip;
     const cores = concordanceCores(p, chip);

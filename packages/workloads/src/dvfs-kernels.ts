@@ -32,7 +32,7 @@
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, corePeriodPs, type SccCore, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
-import { MAX_CORE } from './lib/limits';
+import { chipHasCores, MAX_CORE, overLimit } from './lib/limits';
 
 /**
  * Cycles of one multiply-add (2 flops) on the P54C x87 unit (model): the multiply pipelines, the
@@ -206,10 +206,14 @@ function* kernelRun(core: SccCore, kernel: Kernel): Sim<[number, boolean, string
 export const dvfsKernels: WorkloadDef<P> = {
   name: 'dvfs-kernels',
   title: 'DVFS: kernels at any clock divisor',
+  chart: { x: 'divisor', y: 'gflopsPerW', series: 'kernel' },
   description:
     'Dot product, matrix-vector and tiled matrix-matrix product on one core at divisor 2..16: memory-bound kernels need fewer cycles but more time at low clocks; GFlops/W jumps where the voltage drops.',
   params: Params,
-  participants: (p) => [p.core],
+  participants: (p, chip) => {
+    if (p.core >= chip.topo.cores) throw overLimit('core', p.core, chip.topo.cores - 1, `${chipHasCores(chip)} (0..${chip.topo.cores - 1})`);
+    return [p.core];
+  },
   chipOverrides(p: P) {
     const tiles = new Array<number>(MESH_W * MESH_H).fill(3);
     for (const t of islandTilesOf(p.core)) tiles[t] = p.divisor;

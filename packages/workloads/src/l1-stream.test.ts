@@ -11,12 +11,12 @@ const exp = (preset: string, params: Record<string, unknown>, overrides: Record<
 describe('l1-stream', () => {
   it('refuses more cores than the chip has, naming both numbers (no silent clamping)', () => {
     expect(() => prepareRun(exp('scc', { cores: 49 }), workloads)).toThrow(ExperimentError);
-    expect(() => prepareRun(exp('scc', { cores: 49 }), workloads)).toThrow('workload.params (l1-stream): cores: 49 cores asked but the chip has 48');
+    expect(() => prepareRun(exp('scc', { cores: 49 }), workloads)).toThrow('workload.params (l1-stream): cores=49 but this chip has 48 cores');
     expect(prepareRun(exp('scc', { cores: 48 }), workloads).settings.participants).toHaveLength(48);
     // the parameter schema is not the limit: a 1024-core mesh takes 1024
     const big = prepareRun(exp('mesh', { cores: 1024 }, { mesh: { width: 32, height: 16 } }), workloads);
     expect(big.settings.participants).toEqual(Array.from({ length: 1024 }, (_, i) => i));
-    expect(() => prepareRun(exp('mesh', { cores: 2000 }, { mesh: { width: 32, height: 16 } }), workloads)).toThrow('cores: 2000 cores asked but the chip has 1024');
+    expect(() => prepareRun(exp('mesh', { cores: 2000 }, { mesh: { width: 32, height: 16 } }), workloads)).toThrow('workload.params (l1-stream): cores=2000 but this chip has 1024 cores');
   });
 
   it('runs on every core of a 1024-core mesh', () => {

@@ -5,8 +5,8 @@
  * {core, loads, timeNs, checksum} where checksum is the sum of the words read.
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type SccCore, type WorkloadDef } from '@manycore/engine';
-import { MAX_CORES } from './lib/limits';
+import { DUE, type SccCore, type WorkloadDef } from '@manycore/engine';
+import { chipHasCores, MAX_CORES, overLimit } from './lib/limits';
 
 const Params = z.strictObject({
   cores: z.number().int().min(1).max(MAX_CORES).default(48).describe('cores 0..cores-1 run (at most the chip\'s)'),
@@ -20,12 +20,14 @@ type P = z.infer<typeof Params>;
 export const l1Stream: WorkloadDef<P> = {
   name: 'l1-stream',
   title: 'Load stream (L1-resident or DRAM-bound)',
+  chart: { x: 'core', y: 'timeNs' },
   description: 'Every core loads a private buffer in a loop: small buffers hit L1, large ones stream from DRAM.',
   params: Params,
   participants: (p, chip) => {
-    if (p.cores > chip.topo.cores) throw new WorkloadParamError(`cores: ${p.cores} cores asked but the chip has ${chip.topo.cores}`);
+    if (p.cores > chip.topo.cores) throw overLimit('cores', p.cores, chip.topo.cores, chipHasCores(chip));
     return Array.from({ length: p.cores }, (_, i) => i);
   },
+  coresParam: { name: 'cores' },
   *program(core: SccCore, p: P) {
     const base = core.privateBase + 4096;
     const words = Math.floor(p.bufferBytes / p.strideBytes);

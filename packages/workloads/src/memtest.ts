@@ -5,18 +5,19 @@
  * (40 core + 4 x n x 2 mesh + 46 memory cycles) from the chip parameters for comparison.
  */
 import { z } from 'zod';
-import { corePeriodPs, DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type WorkloadDef } from '@manycore/engine';
-import { coreAtHopsFromTile, maxHopsFromTile, sharedAddrOnController } from './placement';
+import { corePeriodPs, DUE, type SccCore, type ResolvedChip, type Row, type WorkloadDef } from '@manycore/engine';
+import { overLimit } from './lib/limits';
+import { coreAtHopsFromTile, maxHopsFromTile, sharedRunOnController } from './placement';
 
 const Params = z.strictObject({
   controller: z.number().int().min(0).default(0).describe('memory controller whose DRAM is tested'),
-  accesses: z.number().int().min(1).max(100_000).default(64).describe('accesses per core and operation'),
+  accesses: z.number().int().min(1).max(16_384).default(64).describe('accesses per core and operation (each a new 32 B line of the core\'s 512 KB read or write half)'),
 });
 type P = z.infer<typeof Params>;
 
 function plan(params: P, chip: ResolvedChip): { hops: number; core: number }[] {
   if (params.controller >= chip.controllers)
-    throw new WorkloadParamError(`controller ${params.controller} does not exist (the chip has ${chip.controllers})`);
+    throw overLimit('controller', params.controller, chip.controllers - 1, `this chip has ${chip.controllers} memory controller${chip.controllers === 1 ? '' : 's'} (0..${chip.controllers - 1})`);
   const tile = chip.controllerTile[params.controller]!;
   const out: { hops: number; core: number }[] = [];
   for (let h = 0; h <= maxHopsFromTile(chip, tile); h++) {
@@ -29,6 +30,7 @@ function plan(params: P, chip: ResolvedChip): { hops: number; core: number }[] {
 export const memtest: WorkloadDef<P> = {
   name: 'memtest',
   title: 'DRAM latency vs hops',
+  chart: { x: 'hops', y: 'latencyNs', series: 'op' },
   description: 'Cores at each hop distance from a memory controller read and write a buffer there; latency grows linearly with hops.',
   params: Params,
   participants: (p, chip) => plan(p, chip).map((x) => x.core),
@@ -36,7 +38,10 @@ export const memtest: WorkloadDef<P> = {
     const chip = core.chip;
     const order = plan(p, chip);
     const me = order.find((x) => x.core === core.id)!;
-    const base = sharedAddrOnController(chip, p.controller) + core.id * (1 << 20);
+    // 1 MB per core inside the controller's run of shared pages (wrapping on meshes with more
+    // cores than the run has megabytes, so every access stays on the tested controller)
+    const run = sharedRunOnController(chip, p.controller);
+    const base = run.addr + ((core.id * (1 << 20)) % run.bytes);
     for (const turn of order) {
       yield* core.barrier();
       if (turn.core !== core.id) continue;

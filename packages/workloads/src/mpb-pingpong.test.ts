@@ -31,6 +31,6 @@ describe('mpb-pingpong', () => {
   it('rejects a hop distance the chip does not have', () => {
     expect(() =>
       new Simulation({ version: 1, chip: { preset: 'scc' }, workload: { name: 'mpb-pingpong', params: { hops: 9 } } }, workloads),
-    ).toThrow(/workload\.params \(mpb-pingpong\): no core is 9 hops from core 0/);
+    ).toThrow(/workload\.params \(mpb-pingpong\): hops=9 but no core is 9 hops from core 0/);
   });
 });

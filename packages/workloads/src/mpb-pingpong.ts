@@ -5,8 +5,8 @@
  * answers the same way. Rows {hops, bytes, roundTripNs} (mean over the iterations).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type WorkloadDef } from '@manycore/engine';
-import { coreAtHopsFromCore } from './placement';
+import { DUE, type SccCore, type ResolvedChip, type WorkloadDef } from '@manycore/engine';
+import { coreAtHopsFromCore, farthest } from './placement';
 
 const Params = z.strictObject({
   hops: z.number().int().min(0).default(1).describe('mesh hops between the two cores'),
@@ -17,7 +17,7 @@ type P = z.infer<typeof Params>;
 
 function partner(p: P, chip: ResolvedChip): number {
   const c = coreAtHopsFromCore(chip, 0, p.hops);
-  if (c < 0) throw new WorkloadParamError(`no core is ${p.hops} hops from core 0 on this chip`);
+  if (c < 0) throw farthest(p.hops, chip);
   return c;
 }
 
@@ -26,6 +26,7 @@ const FLAG_OFFSET = 8160; // the last 32 B line of the 8 KB half
 export const mpbPingpong: WorkloadDef<P> = {
   name: 'mpb-pingpong',
   title: 'MPB ping-pong',
+  chart: { x: 'bytes', y: 'roundTripNs', series: 'hops', logX: true },
   description: 'Two cores bounce a flag and a payload through the message-passing buffers; round trip grows with hops and payload.',
   params: Params,
   participants: (p, chip) => [0, partner(p, chip)],

@@ -16,9 +16,12 @@
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type SccCore, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
-import { MAX_CORES } from './lib/limits';
+import { chipHasCores, MAX_CORES, overLimit } from './lib/limits';
 import { checkPattern, fillPattern, touch } from './lib/mem';
-import { Mpi, type Channel } from './rckmpi/index';
+import { IMP_MAX_PROCS, Mpi, ORIG_META, ORIG_USABLE, originalSectionBytes, type Channel } from './rckmpi/index';
+
+/** Processes of the original channel whose sections still hold a 32 B line each. */
+const ORIG_MAX_PROCS = Math.floor(ORIG_USABLE / 32);
 
 export const MPI_OPS = ['sendrecv', 'bcast', 'gather', 'scatter', 'barrier', 'reduce', 'allreduce'] as const;
 export type MpiOp = (typeof MPI_OPS)[number];
@@ -52,9 +55,9 @@ export function sweepSizes(p: Pick<P, 'op' | 'minBytes' | 'maxBytes' | 'sizes'>)
   if (list !== '') {
     sizes = list.split(',').map((s) => Number(s.trim()));
     if (sizes.some((s) => !Number.isInteger(s) || s < 0 || s > 1 << 20))
-      throw new WorkloadParamError(`sizes: expected comma-separated integers 0..1048576, got "${list}"`);
+      throw new WorkloadParamError(`sizes: expected comma-separated integers 0..1048576, got "${list}"`, 'sizes', 'comma-separated whole numbers of bytes, 0..1048576');
   } else {
-    if (p.minBytes > p.maxBytes) throw new WorkloadParamError(`minBytes ${p.minBytes} is above maxBytes ${p.maxBytes}`);
+    if (p.minBytes > p.maxBytes) throw new WorkloadParamError(`minBytes ${p.minBytes} is above maxBytes ${p.maxBytes}`, 'minBytes', `at most maxBytes (${p.maxBytes} bytes)`);
     sizes = [];
     for (let b = 1; b <= p.maxBytes; b *= 2) if (b >= p.minBytes) sizes.push(b);
     if (sizes.length === 0) sizes.push(p.maxBytes);
@@ -157,14 +160,20 @@ function* verify(mpi: Mpi, op: MpiOp, bytes: number, si: number, rbuf: number): 
 export const mpiSweep: WorkloadDef<P> = {
   name: 'mpi-sweep',
   title: 'RCKMPI latency vs message size',
+  chart: { x: 'bytes', y: 'latencyNs', series: 'channel', logX: true, logY: true },
   description:
     'SKaMPI-style latency of Sendrecv, Bcast, Gather, Scatter or Barrier over message sizes, on the original or the improved MPB channel of RCKMPI.',
   params: Params,
   participants: (p, chip) => {
-    if (p.processes > chip.topo.cores) throw new WorkloadParamError(`${p.processes} processes need ${p.processes} cores; the chip has ${chip.topo.cores}`);
+    if (p.processes > chip.topo.cores) throw overLimit('processes', p.processes, chip.topo.cores, `${chipHasCores(chip)} (one per process)`);
+    if (p.channel === 'improved' && p.processes > IMP_MAX_PROCS)
+      throw overLimit('processes', p.processes, IMP_MAX_PROCS, `the improved channel has ${IMP_MAX_PROCS} base sections (one per process)`);
+    if (p.channel === 'original' && originalSectionBytes(p.processes) <= ORIG_META)
+      throw overLimit('processes', p.processes, ORIG_MAX_PROCS, `the original channel's sections would hold no payload`);
     sweepSizes(p);
     return Array.from({ length: p.processes }, (_, i) => i);
   },
+  coresParam: { name: 'processes' },
   *program(core: SccCore, p: P, ctx) {
     const base = core.privateBase;
     const mpi = new Mpi(core, ctx.participants, p.channel as Channel, { base: base + SCRATCH, bytes: SCRATCH_BYTES });

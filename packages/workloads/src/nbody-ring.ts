@@ -24,9 +24,9 @@
  * single-core reference computed from the seed (same arithmetic, same encoding round trips).
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
-import { MAX_CORES } from './lib/limits';
-import { Rcce } from './rcce/index';
+import { DUE, type SccCore, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
+import { chipHasCores, MAX_CORES, overLimit } from './lib/limits';
+import { checkRcceChip, Rcce } from './rcce/index';
 import { stageCores } from './pipeline/plan';
 
 /** One body-body interaction: 3 subtractions, 3 multiply-adds for r^2, FSQRT (70), FDIV (39), 3 multiply-adds (model, P54C x87). */
@@ -60,7 +60,7 @@ export function messageBytes(p: Pick<P, 'bodies' | 'encoding'>): number {
 
 /** Ring members in order: the controller first, then the workers; consecutive members are neighbours on the mesh (snake order). */
 export function ringCores(p: Pick<P, 'workers'>, chip: ResolvedChip): number[] {
-  if (p.workers + 1 > chip.topo.cores) throw new WorkloadParamError(`${p.workers} workers and a controller need ${p.workers + 1} cores; the chip has ${chip.topo.cores}`);
+  if (p.workers + 1 > chip.topo.cores) throw overLimit('workers', p.workers, chip.topo.cores - 1, `${chipHasCores(chip)} and the controller takes one`);
   return stageCores(chip, p.workers + 1, 'snake');
 }
 
@@ -270,10 +270,15 @@ class Member {
 export const nbodyRing: WorkloadDef<P> = {
   name: 'nbody-ring',
   title: 'SICSA n-body: a ring of workers',
+  chart: { x: 'workers', y: 'stepNs', series: 'encoding' },
   description:
     'A controller and p workers pass one message of N bodies x 7 numbers around a ring (advance, update, stop); every hop decodes and encodes it, the workers integrate N/p bodies each. Step time is lowest at 2-3 workers.',
   params: Params,
-  participants: (p, chip) => ringCores(p, chip),
+  participants: (p, chip) => {
+    checkRcceChip(chip);
+    return ringCores(p, chip);
+  },
+  coresParam: { name: 'workers', extraCores: 1 },
   *program(core: SccCore, p: P, ctx) {
     const ring = ringCores(p, core.chip);
     const me = ring.indexOf(core.id);

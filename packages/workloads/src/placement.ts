@@ -1,5 +1,5 @@
 /** Placement helpers shared by workloads: cores by hop distance. */
-import { asScc, coreHops, coreTile, tileHops, type ResolvedChip } from '@manycore/engine';
+import { asScc, coreHops, coreTile, tileHops, WorkloadParamError, type ResolvedChip } from '@manycore/engine';
 
 /** The lowest-numbered core whose tile is `hops` hops from `tile`, or -1. */
 export function coreAtHopsFromTile(chip: ResolvedChip, tile: number, hops: number): number {
@@ -22,11 +22,19 @@ export function maxHopsFromTile(chip: ResolvedChip, tile: number): number {
 
 /** Core address of the shared DRAM pages that the LUT maps to controller `ctrl`. */
 export function sharedAddrOnController(chip: ResolvedChip, ctrl: number): number {
+  return sharedRunOnController(chip, ctrl).addr;
+}
+
+/**
+ * The first run of consecutive shared pages that the LUT maps to controller `ctrl`: its address
+ * and its length in bytes (a group of sharedGroupPages 16 MB pages, or fewer at the end).
+ */
+export function sharedRunOnController(chip: ResolvedChip, ctrl: number): { addr: number; bytes: number } {
   const lut = asScc(chip).config.lut;
   const group = lut.sharedGroupPages;
   for (let s = 0; s < lut.sharedPages; s++) {
     const g = Math.floor(s / group);
-    if (g % chip.controllers === ctrl) return chip.sharedBase + s * (1 << 24);
+    if (g % chip.controllers === ctrl) return { addr: chip.sharedBase + s * (1 << 24), bytes: Math.min(group, lut.sharedPages - s) * (1 << 24) };
   }
   throw new Error(`no shared page maps to controller ${ctrl}`);
 }
@@ -85,4 +93,10 @@ export function pairsAtHops(chip: ResolvedChip, hops: number): [number, number][
   const out: [number, number][] = [];
   for (let k = 0; k < cpt; k++) for (const [a, b] of tilePairs) out.push([a * cpt + k, b * cpt + k]);
   return out;
+}
+
+/** The error for a hop distance no core has from core 0: names the farthest there is. */
+export function farthest(hops: number, chip: ResolvedChip): WorkloadParamError {
+  const max = maxHopsFromTile(chip, coreTile(chip.topo, 0));
+  return new WorkloadParamError(`hops=${hops} but no core is ${hops} hops from core 0 on this chip (the farthest is ${max})`, 'hops', `at most ${max}: no core is farther from core 0 on this chip`);
 }

@@ -41,11 +41,11 @@
  * root's; busyRatio = busy / time summed over the participating cores (busy cycles, not IPC).
  */
 import { z } from 'zod';
-import { windowPowerW, DUE, WorkloadParamError, type SccCore, type Row, type WorkloadDef } from '@manycore/engine';
-import { MAX_CORES } from './lib/limits';
+import { windowPowerW, DUE, type SccCore, type Row, type WorkloadDef } from '@manycore/engine';
+import { chipHasCores, MAX_CORES, overLimit } from './lib/limits';
 import { checkPattern, fillPattern, touch } from './lib/mem';
 import { ActivityMeter, activityFromRow } from './lib/power';
-import { Rcce } from './rcce/index';
+import { checkRcceChip, Rcce } from './rcce/index';
 
 const Params = z.strictObject({
   receivers: z.number().int().min(1).max(MAX_CORES).default(8).describe('receivers (cores 1..N); the root is core 0'),
@@ -71,13 +71,16 @@ export function bcastSizes(p: Pick<P, 'mix' | 'maxBytes' | 'bytes'>): number[] {
 export const rcceBcast: WorkloadDef<P> = {
   name: 'rcce-bcast',
   title: 'RCCE broadcast: one root, N receivers (the RCCE study\'s Bcast)',
+  chart: { x: 'receivers', y: 'timeNs', series: 'algorithm' },
   description:
     "One core sends Pingpong's message mix to 1..47 receivers with blocking RCCE sends, each receiver working a set number of instructions between messages: IPC (instructions / wall-clock cycles) and messages (RCCE_put/get calls) per instruction against N.",
   params: Params,
   participants: (p, chip) => {
-    if (p.receivers + 1 > chip.topo.cores) throw new WorkloadParamError(`receivers: ${p.receivers} receivers and the root need ${p.receivers + 1} cores but the chip has ${chip.topo.cores}`);
+    checkRcceChip(chip);
+    if (p.receivers + 1 > chip.topo.cores) throw overLimit('receivers', p.receivers, chip.topo.cores - 1, `${chipHasCores(chip)} and the root takes one`);
     return Array.from({ length: p.receivers + 1 }, (_, i) => i);
   },
+  coresParam: { name: 'receivers', extraCores: 1 },
   *program(core: SccCore, p: P, ctx) {
     const rcce = new Rcce(core, ctx.participants);
     const root = 0;

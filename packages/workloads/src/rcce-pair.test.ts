@@ -16,6 +16,13 @@ const fit = linearFit;
 describe('rcce-pair', () => {
   const chip = resolveChip('scc');
 
+  it('accepts its own default rounds=0 (the benchmark default) when given explicitly', () => {
+    const schema = workloads['rcce-pair']!.params;
+    expect(schema.parse({}).rounds).toBe(0);
+    expect(schema.parse({ rounds: 0 }).rounds).toBe(0);
+    expect(schema.safeParse({ rounds: -1 }).success).toBe(false);
+  });
+
   it('places pairs at the asked hop distance (24 pairs at 0..3 hops, 4 at 8)', () => {
     for (const h of [0, 1, 2, 3, 8]) {
       const pairs = pairsAtHops(chip, h);

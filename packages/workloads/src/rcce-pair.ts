@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { windowPowerW, DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
 import { checkPattern, fillPattern, mapUncached, touch } from './lib/mem';
 import { pairsAtHops, sharedAddrOnController } from './placement';
-import { Rcce } from './rcce/index';
+import { checkRcceChip, Rcce } from './rcce/index';
 import { busyPs } from './lib/counters';
 import { ActivityMeter } from './lib/power';
 
@@ -39,7 +39,7 @@ const Params = z.strictObject({
   benchmark: z.enum(PAIR_BENCHMARKS).default('stencil').describe('share, shift, stencil or pingpong'),
   hops: z.number().int().min(0).max(8).default(1).describe('mesh hops between the two cores of each pair'),
   pairs: z.number().int().min(1).max(24).default(1).describe('pairs running at once'),
-  rounds: z.number().int().min(1).max(100_000).default(0).describe('iterations per pair (0 = the benchmark default)'),
+  rounds: z.number().int().min(0).max(100_000).default(0).describe('iterations per pair (0 = the benchmark default)'),
   shareBytes: z.number().int().min(8).max(65536).default(2048).describe('share: bytes each core writes and reads per round'),
   stencilPoints: z.number().int().min(16).max(65536).default(512).describe('stencil: doubles per core'),
 });
@@ -50,7 +50,11 @@ const DEFAULT_ROUNDS: Record<PairBenchmark, number> = { share: 20, shift: 100, s
 export function pairList(p: Pick<P, 'hops' | 'pairs'>, chip: ResolvedChip): [number, number][] {
   const all = pairsAtHops(chip, p.hops);
   if (all.length < p.pairs)
-    throw new WorkloadParamError(`only ${all.length} disjoint pairs are ${p.hops} hops apart on this chip (asked for ${p.pairs})`);
+    throw new WorkloadParamError(
+      `only ${all.length} disjoint pairs are ${p.hops} hops apart on this chip (asked for ${p.pairs})`,
+      'pairs',
+      `at most ${all.length}: only ${all.length} disjoint pairs are ${p.hops} hops apart on this chip`,
+    );
   return all.slice(0, p.pairs);
 }
 
@@ -94,10 +98,14 @@ function* stencilSweep(core: SccCore, a: number, b: number, n: number): Sim<void
 export const rccePair: WorkloadDef<P> = {
   name: 'rcce-pair',
   title: 'RCCE pair benchmarks: hops and pairs',
+  chart: { x: 'hops', y: 'timeNs', series: 'benchmark' },
   description:
     'Share, Shift, Stencil or Pingpong on core pairs at 0..8 hops, 1..24 pairs at once: time grows with hops, Share saturates memory, power follows activity.',
   params: Params,
-  participants: (p, chip) => pairList(p, chip).flat(),
+  participants: (p, chip) => {
+    checkRcceChip(chip);
+    return pairList(p, chip).flat();
+  },
   *program(core: SccCore, p: P, ctx) {
     const chip = core.chip;
     const list = pairList(p, chip);

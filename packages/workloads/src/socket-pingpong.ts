@@ -24,10 +24,10 @@
  * after one untimed warm-up; packets = frames per one-way message.
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Sim, type WorkloadDef } from '@manycore/engine';
+import { DUE, type SccCore, type ResolvedChip, type Sim, type WorkloadDef } from '@manycore/engine';
 import { checkPattern, copy, fillPattern, touch } from './lib/mem';
-import { coreAtHopsFromCore } from './placement';
-import { Rcce } from './rcce/index';
+import { coreAtHopsFromCore, farthest } from './placement';
+import { checkRcceChip, Rcce } from './rcce/index';
 
 /** System call entry + exit (model). */
 export const SYSCALL_CYCLES = 1200;
@@ -58,7 +58,7 @@ type P = z.infer<typeof Params>;
 
 function partnerOf(p: P, chip: ResolvedChip): number {
   const c = coreAtHopsFromCore(chip, 0, p.hops);
-  if (c < 0) throw new WorkloadParamError(`no core is ${p.hops} hops from core 0`);
+  if (c < 0) throw farthest(p.hops, chip);
   return c;
 }
 
@@ -153,9 +153,13 @@ class Socket {
 export const socketPingpong: WorkloadDef<P> = {
   name: 'socket-pingpong',
   title: 'RCCE vs a socket-like transport',
+  chart: { x: 'bytes', y: 'roundTripNs', series: 'transport', logX: true, logY: true },
   description: 'Round trip of a message between two cores through RCCE or through a socket-like stack with a 1500 B MTU on the same mesh.',
   params: Params,
-  participants: (p, chip) => [0, partnerOf(p, chip)],
+  participants: (p, chip) => {
+    if (p.transport === 'rcce') checkRcceChip(chip);
+    return [0, partnerOf(p, chip)];
+  },
   *program(core: SccCore, p: P, ctx) {
     const other = ctx.participants.find((c) => c !== core.id)!;
     const first = core.id === 0;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { WorkloadParamError, type SccCore, type WorkloadDef } from '@manycore/engine';
+import { chipHasCores, overLimit } from './lib/limits';
 import { sharedAddrOnController } from './placement';
 
 const Params = z.strictObject({
@@ -18,10 +19,13 @@ type P = z.infer<typeof Params>;
 export const staleRead: WorkloadDef<P> = {
   name: 'stale-read',
   title: 'Stale read without flush',
+  chart: { x: 'valueWritten', y: 'valueSeen', series: 'flush' },
   description: 'Without a flush a reader keeps seeing its cached copy of a word another core changed; with one it sees the update.',
   params: Params,
-  participants: (p) => {
-    if (p.writer === p.reader) throw new WorkloadParamError('writer and reader must be different cores');
+  participants: (p, chip) => {
+    if (p.writer === p.reader) throw new WorkloadParamError('writer and reader must be different cores', 'reader', `a core other than the writer (${p.writer})`);
+    for (const k of ['writer', 'reader'] as const)
+      if (p[k] >= chip.topo.cores) throw overLimit(k, p[k], chip.topo.cores - 1, `${chipHasCores(chip)} (0..${chip.topo.cores - 1})`);
     return [p.writer, p.reader];
   },
   *program(core: SccCore, p: P) {

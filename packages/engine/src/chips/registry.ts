@@ -5,7 +5,7 @@
  * imports every family.
  */
 import { deepMerge, type ResolvedChip } from '../chip';
-import { ExperimentError, formatIssues } from '../experiment';
+import { ExperimentError, formatIssues, issueFields } from '../experiment';
 import type { AnyChipFamily, ChipPreset } from './family';
 import { sccFamily, sccPresets } from './scc/index';
 import { tile64Family, tile64Presets } from './tile64/index';
@@ -42,7 +42,7 @@ export function chipConfig(preset: string, overrides: Record<string, unknown> = 
   const p = presetOf(preset);
   const merged = deepMerge(JSON.parse(JSON.stringify(p.chip)), overrides);
   const parsed = familyOf(p.family).schema.safeParse(merged);
-  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, 'chip'));
+  if (!parsed.success) throw new ExperimentError(formatIssues(parsed.error, 'chip'), issueFields(parsed.error, 'chip'));
   return parsed.data;
 }
 

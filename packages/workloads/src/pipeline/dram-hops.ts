@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, tileHops, type SccCore, type Row, type WorkloadDef } from '@manycore/engine';
+import { chipHasCores, overLimit } from '../lib/limits';
 import { sharedAddrOnController } from '../placement';
 
 const MB = 1 << 20;
@@ -29,11 +30,12 @@ const WRITE_OFFSET = 64 * MB;
 export const dramHops: WorkloadDef<P> = {
   name: 'dram-hops',
   title: 'Shared DRAM: time vs hops to each controller',
+  chart: { x: 'hops', y: 'nsPerLine', series: 'op' },
   description: 'One core reads and writes 4 MB of shared memory on each of the four memory controllers; time grows linearly with the hops to the controller.',
   params: Params,
   participants: (p, chip) => {
-    if (p.core >= chip.topo.cores) throw new WorkloadParamError(`core ${p.core} does not exist (the chip has ${chip.topo.cores})`);
-    if (p.accessBytes !== 4 && p.accessBytes !== 8) throw new WorkloadParamError(`accessBytes must be 4 or 8 (got ${p.accessBytes})`);
+    if (p.core >= chip.topo.cores) throw overLimit('core', p.core, chip.topo.cores - 1, `${chipHasCores(chip)} (0..${chip.topo.cores - 1})`);
+    if (p.accessBytes !== 4 && p.accessBytes !== 8) throw new WorkloadParamError(`accessBytes must be 4 or 8 (got ${p.accessBytes})`, 'accessBytes', '4 or 8 bytes');
     return [p.core];
   },
   *program(core: SccCore, p: P) {

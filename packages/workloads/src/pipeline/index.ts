@@ -67,8 +67,8 @@
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type SimulatedStats, type WorkloadDef } from '@manycore/engine';
-import { MAX_CORES } from '../lib/limits';
-import { Rcce } from '../rcce/index';
+import { chipHasCores, MAX_CORES, overLimit } from '../lib/limits';
+import { checkRcceChip, Rcce } from '../rcce/index';
 import { mapUncached, touch, writeAllocated } from '../lib/mem';
 import { PIPELINE_MODES, PIPELINE_ORDERS, PIPELINE_PLACEMENTS, inputBytes, outputByte, queueSlots, sharedPlan, stageCores, stageHops } from './plan';
 
@@ -104,12 +104,17 @@ const Params = z.strictObject({
 type P = z.infer<typeof Params>;
 
 function check(p: P, chip: ResolvedChip): void {
-  if (p.chunkBytes % 32 !== 0) throw new WorkloadParamError(`chunkBytes must be a multiple of 32 (got ${p.chunkBytes})`);
-  if (p.dataBytes % 4 !== 0) throw new WorkloadParamError(`dataBytes must be a multiple of 4 (got ${p.dataBytes})`);
-  if (p.stages > chip.topo.cores) throw new WorkloadParamError(`${p.stages} stages need ${p.stages} cores; the chip has ${chip.topo.cores}`);
-  if (p.chunkBytes > p.dataBytes) throw new WorkloadParamError(`chunkBytes (${p.chunkBytes}) is larger than dataBytes (${p.dataBytes})`);
+  if (p.chunkBytes % 32 !== 0) throw new WorkloadParamError(`chunkBytes must be a multiple of 32 (got ${p.chunkBytes})`, 'chunkBytes', 'a multiple of 32 bytes (one cache line)');
+  if (p.dataBytes % 4 !== 0) throw new WorkloadParamError(`dataBytes must be a multiple of 4 (got ${p.dataBytes})`, 'dataBytes', 'a multiple of 4 bytes');
+  if (p.stages > chip.topo.cores) throw overLimit('stages', p.stages, chip.topo.cores, `${chipHasCores(chip)} (one per stage)`);
+  if (p.chunkBytes > p.dataBytes)
+    throw new WorkloadParamError(`chunkBytes (${p.chunkBytes}) is larger than dataBytes (${p.dataBytes})`, 'chunkBytes', `at most dataBytes (${p.dataBytes} bytes)`);
   if (p.slots > p.stages - 1)
-    throw new WorkloadParamError(`slots (${p.slots}) must be at most stages - 1 (${p.stages - 1}): with synchronous hand-overs more slots deadlock the token ring`);
+    throw new WorkloadParamError(
+      `slots (${p.slots}) must be at most stages - 1 (${p.stages - 1}): with synchronous hand-overs more slots deadlock the token ring`,
+      'slots',
+      `at most ${p.stages - 1} (stages - 1): more slots deadlock the token ring`,
+    );
 }
 
 // private memory layout of every stage core
@@ -247,10 +252,12 @@ function* flushCache(core: SccCore, method: FlushMethod, turn: number): Sim<void
 export const pipeline: WorkloadDef<P> = {
   name: 'pipeline',
   title: 'Many-core pipeline: private vs uncached vs cached shared memory',
+  chart: { x: 'stages', y: 'throughputMBps', series: 'mode' },
   description:
     'm stages, one core each, add 1 to every element of D bytes in chunks of C: chunks by RCCE between private memories, or a queue in uncached or cached (flushed) shared DRAM with tokens by RCCE in a ring; stages in id or snake order.',
   params: Params,
   participants: (p, chip) => {
+    checkRcceChip(chip);
     check(p, chip);
     return stageCores(chip, p.stages, p.order);
   },

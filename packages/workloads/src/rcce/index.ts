@@ -28,7 +28,7 @@
  * (RCCE sends a message's last partial line as a padded line with a flag round of its own;
  * here a chunk goes whole, so a message of n <= 8160 B is one put and one get.)
  */
-import { DUE, type SccCore, type Sim } from '@manycore/engine';
+import { DUE, WorkloadParamError, type ResolvedChip, type SccCore, type Sim } from '@manycore/engine';
 import { copy } from '../lib/mem';
 
 export const RCCE_REGION_BYTES = 8192;
@@ -53,6 +53,18 @@ export interface RcceRequest {
   /** send: 'post' = chunk to copy and announce, 'ready' = waiting for the receiver's ready bit */
   stage: 'post' | 'ready' | 'sent';
   done: boolean;
+}
+
+/**
+ * Whether RCCE runs on this chip, checked when a workload's cores are chosen (before a run, so
+ * the editor and the CLI name it instead of a run failing): its flags fit one 32 B line per
+ * core (at most RCCE_MAX_CORES cores on the chip) and each core needs an 8 KB MPB region.
+ */
+export function checkRcceChip(chip: ResolvedChip): void {
+  if (chip.topo.cores > RCCE_MAX_CORES)
+    throw new WorkloadParamError(`RCCE keeps its flags in one 32 B line: it runs on chips of at most ${RCCE_MAX_CORES} cores, and this chip has ${chip.topo.cores}`);
+  const region = chip.mpbBytes / chip.topo.coresPerTile;
+  if (region < RCCE_REGION_BYTES) throw new WorkloadParamError(`RCCE needs an 8 KB MPB region per core; this chip has ${region} bytes`);
 }
 
 export class Rcce {

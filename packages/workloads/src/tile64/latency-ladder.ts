@@ -40,6 +40,7 @@ function timeLoad(core: Tile64Core, addr: number): number {
 export const latencyLadder: WorkloadDef<P, Tile64Core> = {
   name: 'latency-ladder',
   title: 'TILE64 latency ladder',
+  chart: { x: 'hops', y: 'latencyCycles', series: 'level' },
   description: 'One load at each level (L1, L2, remote home L2 at every distance, memory), per caching regime, beside paper 000 Tables 1 and 3.',
   families: ['tile64'],
   params: Params,

@@ -30,6 +30,7 @@ function cyclesSince(core: Tile64Core, t: number): number {
 export const tileMessages: WorkloadDef<P, Tile64Core> = {
   name: 'tile-messages',
   title: 'TILE64 data movement: messages, loads, DMA',
+  chart: { x: 'words', y: 'cycles', series: 'method', logY: true },
   description: 'Paper 000 Fig. 1: 1 and 10 words from a tile 1 or 3 hops away by raw message, loads (from its cache, from memory) and DMA.',
   families: ['tile64'],
   params: Params,

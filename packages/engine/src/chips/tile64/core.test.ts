@@ -24,7 +24,7 @@ describe('TILE64 preset', () => {
   it('rejects bad configs naming the component', () => {
     expect(() => resolveChip('tile64', { caches: { l2: { lineBytes: 48 } } })).toThrow(/chip\.caches\.l2\.lineBytes/);
     expect(() => resolveChip('tile64', { memory: { controllers: [{ x: 9, y: 0 }] } })).toThrow(/memory controller 0 at \(9,0\) is outside the 8x8 mesh/);
-    expect(() => resolveChip('tile64', { tlb: { pages: 3 } })).toThrow(/chip\.tlb: Unrecognized key: "pages"/);
+    expect(() => resolveChip('tile64', { tlb: { pages: 3 } })).toThrow(/chip\.tlb: unknown field: pages/);
   });
 });
 
