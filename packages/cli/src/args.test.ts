@@ -61,6 +61,12 @@ describe('summary', () => {
     expect(text).toMatch(/chip power +3\d\.\d\d W average/);
     expect(text).toMatch(/hops +op +latencyNs +formulaNs/);
     expect(text).toContain('Results written to out.json');
+    // more rows than the summary shows: where to find them, only where they were written
+    const many = { ...r, workload: { ...r.workload, rows: Array.from({ length: 18 }, () => r.workload.rows[0]!) } };
+    expect(formatSummary(many, 'out.json')).toContain('  ... 2 more rows in out.json\n');
+    expect(formatSummary(many)).toContain('  ... 2 more rows (write them all with --out FILE or --json)\n');
+    const one = { ...r, workload: { ...r.workload, rows: Array.from({ length: 17 }, () => r.workload.rows[0]!) } };
+    expect(formatSummary(one)).toContain('  ... 1 more row (write');
     const line = progressLine({ status: 'running', simTimePs: 2_500_000, epoch: 3, finishedCores: 12, participants: 48, simOps: 1e6, wallMs: 0 }, Infinity, 1000);
     expect(line).toBe('[######------------------] running | simulated 2.50 us | 12/48 cores done | epoch 3 | 1.00 M ops/s');
     const sweep = (epoch: number) => progressLine({ status: 'running', simTimePs: 0, epoch, finishedCores: 0, participants: 48, simOps: 0, wallMs: 0 }, Infinity, 1000).slice(0, 26);
@@ -91,6 +97,6 @@ describe('fidelity arguments', () => {
     expect(() => parseArgs(['fidelity', '--cores-per-worker', 'x'])).toThrow('--cores-per-worker x: not a number');
     expect(() => parseArgs(['fidelity', '--param', 'a=1'])).toThrow('fidelity: unknown option --param');
     expect(() => parseArgs(['fidelity', '--jobs', '0'])).toThrow('--jobs 0: must be at least 1');
-    expect(() => parseArgs(['frobnicate'])).toThrow('expected run, list or fidelity');
+    expect(() => parseArgs(['frobnicate'])).toThrow('expected run, list, fidelity or guided');
   });
 });

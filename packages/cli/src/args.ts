@@ -4,6 +4,7 @@
  * naming the flag.
  */
 import { EXPERIMENT_VERSION } from '@manycore/engine';
+import { parseGuided, type GuidedArgs } from './guided-args';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -33,6 +34,9 @@ export interface ListArgs {
 export interface HelpArgs {
   command: 'help';
 }
+export interface VersionArgs {
+  command: 'version';
+}
 export interface FidelityArgs {
   command: 'fidelity';
   /** the markdown report (default docs/fidelity.md) */
@@ -46,7 +50,7 @@ export interface FidelityArgs {
   jobs: number | 'auto';
   quiet: boolean;
 }
-export type Args = RunArgs | ListArgs | HelpArgs | FidelityArgs;
+export type Args = RunArgs | ListArgs | HelpArgs | FidelityArgs | GuidedArgs | VersionArgs;
 
 export const USAGE = `manycore: run Manycore Lab experiments headlessly
 
@@ -55,9 +59,15 @@ Usage:
                [--quantum-ns N] [--max-time-ns N] [--cores-per-worker N|auto] [--out results.json]
   manycore run --experiment FILE.json [--cores-per-worker N|auto] [--out results.json]
   manycore list [--json]
+  manycore --version
   manycore fidelity [--out docs/fidelity.md] [--only ID[,ID]...] [--list] [--jobs N|auto] [--cores-per-worker N|auto]
                runs every reproduction of a paper's table or figure and writes the report
                (paper value, lab value, ratio, verdict, mechanism) as markdown
+  manycore guided list [--json]
+               the guided experiments (the web gallery's): id, number of runs, title
+  manycore guided run ID [--out DIR|FILE.json|FILE.csv] [--jobs N|auto] [--cores-per-worker N|auto] [--quiet]
+               runs every experiment of the entry (a sweep: several at once) and writes the rows of
+               every run, with the run index and its parameters, as JSON and CSV (default ./ID.json, ./ID.csv)
 
 Options:
   --preset NAME         chip preset (default scc); mesh: SCC tiles on any mesh, sized by
@@ -65,7 +75,7 @@ Options:
   --param k=v           workload parameter (repeatable); values are JSON when they parse, else text
   --chip path=v         chip override by dotted path, e.g. caches.l1d.sizeBytes=8192 (repeatable)
   --seed N              random seed (default 1)
-  --quantum-ns N        epoch length in simulated ns (default 1000)
+  --quantum-ns N        epoch length in simulated ns, more than 0 and at most 1000000 (default 1000)
   --sample-ns N         telemetry sampling interval in simulated ns (default 10000)
   --max-time-ns N       stop at this simulated time
   --cores-per-worker N  simulated cores per host worker thread; 1 = one worker per simulated core.
@@ -123,12 +133,14 @@ function number(flag: string, text: string | undefined, opts: { int?: boolean; m
 export function parseArgs(argv: string[]): Args {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') return { command: 'help' };
+  if (command === 'version' || command === '--version' || command === '-V') return { command: 'version' };
   if (command === 'list') {
     for (const a of rest) if (a !== '--json') throw new UsageError(`list: unknown option ${a}`);
     return { command: 'list', json: rest.includes('--json') };
   }
   if (command === 'fidelity') return parseFidelity(rest);
-  if (command !== 'run') throw new UsageError(`unknown command "${command}" (expected run, list or fidelity)`);
+  if (command === 'guided') return parseGuided(rest);
+  if (command !== 'run') throw new UsageError(`unknown command "${command}" (expected run, list, fidelity or guided)`);
   const out: RunArgs = {
     command: 'run',
     experiment: {},
@@ -170,7 +182,7 @@ export function parseArgs(argv: string[]): Args {
         top.seed = number(flag, next(), { int: true, min: 0 });
         break;
       case '--quantum-ns':
-        top.quantumNs = number(flag, next(), { min: 0 });
+        top.quantumNs = number(flag, next()); // its range is the experiment schema's, with the same message as in a file
         break;
       case '--sample-ns':
         top.sampleIntervalNs = number(flag, next(), { min: 0 });

@@ -22,6 +22,8 @@ import { nodeHost } from '@manycore/workers/node-host';
 import { parseArgs, UsageError, USAGE, type RunArgs } from './args';
 import { formatSummary, progressLine } from './summary';
 import { fidelity } from './fidelity';
+import { guided } from './guided';
+import { versionText } from './version';
 
 function fail(code: number, message: string): never {
   process.stderr.write(`manycore: ${message}\n`);
@@ -145,9 +147,14 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  if (args.command === 'version') {
+    process.stdout.write(versionText());
+    return;
+  }
   try {
     if (args.command === 'list') list(args.json);
     else if (args.command === 'fidelity') await fidelity(args);
+    else if (args.command === 'guided') await guided(args);
     else await run(args);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ExperimentError) fail(2, err.message);

@@ -31,16 +31,19 @@ export function progressLine(p: Progress, stopAtPs: number, wallMs: number): str
   return `[${bar}] ${p.status} | simulated ${formatTime(p.simTimePs / 1000)} | ${p.finishedCores}/${p.participants} cores done | epoch ${p.epoch} | ${rate(ops)} ops/s`;
 }
 
-function table(rows: Record<string, unknown>[], max: number): string[] {
+/** The first `max` rows; `out` is where the whole results JSON went (none: say how to get every row). */
+function table(rows: Record<string, unknown>[], max: number, out: string | undefined): string[] {
   if (rows.length === 0) return ['  (no rows)'];
   const cols = Object.keys(rows[0]!);
   const fmt = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(6)) : String(v));
   const shown = rows.slice(0, max);
   const widths = cols.map((c) => Math.max(c.length, ...shown.map((r) => fmt(r[c]).length)));
   const line = (vals: string[]) => '  ' + vals.map((v, i) => v.padStart(widths[i]!)).join('  ');
-  const out = [line(cols), ...shown.map((r) => line(cols.map((c) => fmt(r[c]))))];
-  if (rows.length > max) out.push(`  ... ${rows.length - max} more rows in the results JSON`);
-  return out;
+  const lines = [line(cols), ...shown.map((r) => line(cols.map((c) => fmt(r[c]))))];
+  const more = rows.length - max;
+  if (more > 0)
+    lines.push(`  ... ${more} more row${more === 1 ? '' : 's'} ${out ? `in ${out}` : '(write them all with --out FILE or --json)'}`);
+  return lines;
 }
 
 export function formatSummary(r: Results, out?: string): string {
@@ -57,7 +60,7 @@ export function formatSummary(r: Results, out?: string): string {
     `  host              ${r.host.name}, ${r.host.workers} worker(s), ${(r.host.wallMs / 1000).toFixed(2)} s wall, ${rate(r.host.simOpsPerSec)} ops/s, ${rate(r.host.simCoreCyclesPerSec)} core-cycles/s`,
     '',
     `Rows (${r.workload.rows.length}):`,
-    ...table(r.workload.rows, 16),
+    ...table(r.workload.rows, 16, out),
   ];
   if (out) lines.push('', `Results written to ${out}`);
   return lines.join('\n') + '\n';

@@ -44,5 +44,19 @@ export { Mpi, mpbLayout, originalSectionBytes, type Channel, type MpbRegion } fr
 // byte layouts of the MPB halves, for views that decode them (the web lab's MPB view)
 export { RCCE_FLAG_OFFSET, FLAG_SENT, FLAG_READY, FLAG_VERSION, BARRIER_COUNT, BARRIER_GEN, RCCE_MAX_CORES } from './rcce/index';
 export { checksum as rckmpiChecksum, IMP_BASE, IMP_EXT, IMP_MASK, IMP_META, IMP_SLOT, IMP_SLOTS, IMP_WAKE, MPB_REGION, ORIG_META, ORIG_WAKE } from './rckmpi/index';
-export { guidedExperiments, type GuidedExperiment } from './guided';
+export {
+  guidedExperiments,
+  guidedById,
+  chartPoints,
+  chipOf,
+  describeRun,
+  familyOf,
+  resolvePaperPoints,
+  sweepRows,
+  type GuidedExperiment,
+  type ChartHint,
+  type ChartPoint,
+  type PaperPoint,
+  type PaperValues,
+} from './guided';
 export { reproductions, runReproductions, renderReport, summaryOf, verdictOf, paperBeside, type PaperBeside, type Reproduction, type ReproductionResult, type RunOutput, type Cell, type Check } from './fidelity/index';

@@ -16,6 +16,11 @@ export * from './types';
 export { cell, verdictOf, fmt } from './cells';
 export { renderReport, summaryOf, type ReportMeta } from './report';
 export { PIPELINE_TABLE_1 } from './pipeline';
+// the papers' values, for the guided experiments' charts (guided/)
+export { RCKMPI_FACTORS } from './rckmpi';
+export { RCCE_TABLE_1, RCCE_POWER_W } from './rcce-study';
+export { NBODY_TABLE_5, CONCORDANCE_TABLE_3 } from './sicsa';
+export { DVFS_DOT_16_OVER_5 } from './dvfs';
 export { linearFit } from './rcce-study';
 export { paperBeside, type PaperBeside } from './paper-beside';
 
