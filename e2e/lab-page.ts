@@ -23,8 +23,20 @@ export class LabPage {
     return this.page.getByTestId(testId);
   }
 
-  /** Opens the lab in a fresh document (a hash-only change would keep the old page). */
-  async goto(path = '/'): Promise<void> {
+  private tourMuted = false;
+
+  /**
+   * Opens the lab in a fresh document (a hash-only change would keep the old page). The
+   * first-visit tour is marked as seen first unless `tour` is true (it is not modal either way).
+   */
+  async goto(path = '/', opts: { tour?: boolean } = {}): Promise<void> {
+    if (!opts.tour && !this.tourMuted) {
+      this.tourMuted = true;
+      // (storage blocked, e.g. on about:blank: the tour shows, and does not block the page)
+      await this.page.addInitScript({
+        content: "try { if (localStorage.getItem('manycore.tour') === null) localStorage.setItem('manycore.tour', 'done'); } catch (e) {}",
+      });
+    }
     await this.page.goto('about:blank');
     await this.page.goto(path);
     await expect(this.id('editor').or(this.id('isolation-panel'))).toBeVisible();
@@ -233,5 +245,57 @@ export class LabPage {
       frameWorkMs.push(Math.round((m?.workMs ?? 0) * 100) / 100);
     }
     return { fps, frameWorkMs };
+  }
+
+  /** The text of an element, trimmed. */
+  async text(testId: string): Promise<string> {
+    return ((await this.id(testId).textContent()) ?? '').trim();
+  }
+
+  /** The finished run's results JSON, as the "Results JSON" export button downloads it. */
+  async resultsJson<T = Record<string, unknown>>(): Promise<T> {
+    const [download] = await Promise.all([this.page.waitForEvent('download'), this.id('export-json').click()]);
+    const path = await download.path();
+    const { readFileSync } = await import('node:fs');
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  }
+
+  /** Chooses a theme in the header ('system', 'light', 'dark', 'contrast'). */
+  async setTheme(theme: string): Promise<void> {
+    await this.id('theme').selectOption(theme);
+    await expect(this.page.locator('html')).toHaveAttribute('data-theme-choice', theme);
+  }
+  /** Chooses a text size in the header (100, 125, 150, 200 %). */
+  async setTextSize(percent: number): Promise<void> {
+    await this.id('text-size').selectOption(String(percent));
+  }
+  /** A computed style property of the first element matching `selector`. */
+  async computed(selector: string, property: string): Promise<string> {
+    return this.page
+      .locator(selector)
+      .first()
+      .evaluate((el, prop) => (globalThis as unknown as { getComputedStyle(e: unknown): { getPropertyValue(p: string): string } }).getComputedStyle(el).getPropertyValue(prop), property);
+  }
+  /** Gives the chip view the keyboard focus. */
+  async focusChip(): Promise<void> {
+    await this.id('canvas-chip').focus();
+    await expect(this.id('canvas-chip')).toBeFocused();
+  }
+  /** The message beside a field: a workload parameter's name ("cores"), else its key with dashes ("chip-clocks-divisor", "overrides-json"). */
+  fieldError(field: string): Locator {
+    return this.id(`field-error-${field}`);
+  }
+  /** The line beside Run that says why it is disabled. */
+  get runDisabledReason(): Locator {
+    return this.id('run-disabled-reason');
+  }
+  /** Types into the chip overrides JSON (opening its section). */
+  async setOverridesJson(text: string): Promise<void> {
+    await this.openDetails('Chip overrides (JSON)');
+    await this.id('overrides-json').fill(text);
+  }
+  /** Chooses a mesh size of the editor (a CHIP_VARIANTS id, e.g. "mesh-16x8" or "scc"). */
+  async setMeshSize(id: string): Promise<void> {
+    await this.id('chip-variant').selectOption(id);
   }
 }

@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { parseExperiment, prepareRun, resolveChip, type Experiment, type PreparedRun, type TimelineEvent } from '@manycore/engine';
-import { workloads } from '@manycore/workloads';
+import { guidedExperiments, workloads, type GuidedExperiment } from '@manycore/workloads';
 import { browserHost } from '@manycore/workers/browser-host';
 import { LiveCharts, markersOf } from './components/Charts';
 import { ChipView } from './components/ChipView';
@@ -13,13 +13,18 @@ import { Counters } from './components/Counters';
 import { Editor } from './components/Editor';
 import { Inspector } from './components/Inspector';
 import { IsolationPanel } from './components/IsolationPanel';
+import { checkDigest, LinkDigest } from './components/LinkDigest';
+import { Glossary } from './components/Glossary';
+import { Term } from './components/Term';
+import { firstVisit, rememberTourClosed, Tour } from './components/Tour';
 import { ResultsPanel } from './components/ResultsPanel';
 import { WhatIf } from './components/WhatIf';
 import { WorkloadViews } from './views/WorkloadViews';
-import { GALLERY, type GuidedExperiment } from './gallery/entries';
 import { downloadText } from './lib/download';
 import { decodeLink, shareUrl } from './lib/link';
-import { draftOf, validateDraft, type Draft } from './lib/params';
+import { draftOf, runBlockedReason, validateDraft, withOverridesProblem, type Draft } from './lib/params';
+import { AppearanceControls } from './lib/theme-controls';
+import { isTypingTarget } from './lib/theme-keyboard';
 import { Compare, type Slot } from './pages/Compare';
 import { Gallery } from './pages/Gallery';
 import { frameLoop } from './sim/frame-loop';
@@ -30,7 +35,7 @@ import { describeLayout, hostCpus, MANY_WORKERS, parseCoresPerWorker, workerLayo
 
 const REGISTRY = workloads;
 const host = () => browserHost();
-export const DEFAULT_EXPERIMENT: Experiment = parseExperiment(GALLERY[0]!.experiment);
+export const DEFAULT_EXPERIMENT: Experiment = parseExperiment(guidedExperiments[0]!.experiments[0]!);
 
 type Tab = 'lab' | 'compare' | 'gallery';
 
@@ -39,6 +44,15 @@ function initialCoresPerWorker(): CoresPerWorker {
   return parseCoresPerWorker(new URLSearchParams(window.location.search).get('cpw'));
 }
 const CPUS = hostCpus();
+
+/** localStorage, or null where the page may not use it (sandboxed embeds, blocked storage). */
+function safeStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
 
 /** Frame pacing of runs (sim/frame-pacer.ts); `?pace=off` or `?pace=<lead ms>,<max share>` for measuring. */
 const PACING = parsePacing(new URLSearchParams(window.location.search).get('pace'));
@@ -61,17 +75,28 @@ export function App() {
   const isolated = window.crossOriginIsolated && typeof SharedArrayBuffer === 'function';
   const [tab, setTab] = useState<Tab>('lab');
   const [draft, setDraft] = useState<Draft>(() => draftOf(DEFAULT_EXPERIMENT));
-  const validation = useMemo(() => validateDraft(draft, REGISTRY), [draft]);
+  // overrides JSON that does not parse blocks Run (the draft still holds the last good overrides)
+  const [overridesProblem, setOverridesProblem] = useState<string | null>(null);
+  const validation = useMemo(() => withOverridesProblem(validateDraft(draft, REGISTRY), overridesProblem), [draft, overridesProblem]);
   const [run, setRun] = useState<LiveRun | null>(null);
   const [, rerender] = useReducer((x: number) => x + 1, 0);
   const [cpw, setCpw] = useState<CoresPerWorker>(initialCoresPerWorker);
   const [speed, setSpeed] = useState(Infinity);
-  const [metric, setMetric] = useState(GALLERY[0]!.metric ?? 'utilization');
+  const [metric, setMetric] = useState(guidedExperiments[0]!.metric ?? 'utilization');
   const [win, setWin] = useState<Window>('recent');
   const [selected, setSelected] = useState<number | null>(null);
   const [linkError, setLinkError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // the first-visit tour (step index, null when closed) and the glossary panel
+  const [tourStep, setTourStep] = useState<number | null>(() => (firstVisit(safeStorage()) ? 0 : null));
+  const [glossaryOpen, setGlossaryOpen] = useState(false);
+  const closeTour = () => {
+    setTourStep(null);
+    rememberTourClosed(safeStorage());
+  };
   const [shared, setShared] = useState<{ url: string; copied: boolean } | null>(null);
+  // the digest a loaded link says its run produced, with the experiment it belongs to (JSON)
+  const [linkDigest, setLinkDigest] = useState<{ digest: string; json: string } | null>(null);
   const [runError, setRunError] = useState<string | null>(null);
   const [slotA, setSlotA] = useState<Slot>(() => ({ draft: draftOf(DEFAULT_EXPERIMENT), results: null, wallMs: 0 }));
   const [slotB, setSlotB] = useState<Slot>(() => ({ draft: draftOf(DEFAULT_EXPERIMENT), results: null, wallMs: 0 }));
@@ -143,7 +168,12 @@ export function App() {
       if (r.ok) {
         setDraft(draftOf(r.experiment));
         setLinkError(null);
-        setNotice('Loaded the experiment from the link. Press Run to reproduce it.');
+        setLinkDigest(r.digest ? { digest: r.digest, json: JSON.stringify(r.experiment) } : null);
+        setNotice(
+          r.digest
+            ? `Loaded the experiment from the link. Press Run to reproduce it: its run gave digest ${r.digest}.`
+            : 'Loaded the experiment from the link. Press Run to reproduce it.',
+        );
         setRun((old) => {
           old?.dispose();
           return null;
@@ -171,13 +201,13 @@ export function App() {
   }, [run, status]);
 
   const startRun = useCallback(
-    (paused: boolean, exp: Experiment | null) => {
+    (paused: boolean, exp: Experiment | null, speedNsPerS: number = speed) => {
       if (!exp) return;
       setRunError(null);
       setShared(null);
       let r: LiveRun;
       try {
-        r = new LiveRun(exp, { coresPerWorker: cpw, hostCpus: CPUS, host, registry: REGISTRY, speedNsPerS: speed, pacing: PACING });
+        r = new LiveRun(exp, { coresPerWorker: cpw, hostCpus: CPUS, host, registry: REGISTRY, speedNsPerS, pacing: PACING });
       } catch (err) {
         setRunError(err instanceof Error ? err.message : String(err));
         return;
@@ -216,28 +246,39 @@ export function App() {
     run?.setSpeed(s);
   };
 
-  // keyboard: Space run/pause, S step (not while typing or on a focused control)
+  // keyboard: Space run/pause, S step wherever focus is except in text fields (isTypingTarget);
+  // capture phase and preventDefault, so a focused button is not pressed as well (Space on a
+  // button clicks it on keyup, which preventDefault on keydown cancels); Enter still presses buttons
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (tab !== 'lab' || e.ctrlKey || e.metaKey || e.altKey) return;
-      const el = e.target as HTMLElement | null;
-      if (el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON|SUMMARY|A)$/.test(el.tagName))) return;
-      if (e.key === ' ') {
-        e.preventDefault();
-        onRun();
-      } else if (e.key === 's' || e.key === 'S') {
-        e.preventDefault();
-        onStep();
-      }
+      if (tab !== 'lab' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      if (e.key !== ' ' && e.key !== 's' && e.key !== 'S') return;
+      if (isTypingTarget(e.target)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (e.repeat) return;
+      if (e.key === ' ') onRun();
+      else onStep();
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // the keyup of Space activates a focused button (or checkbox, summary) too: swallow it
+    const onKeyUp = (e: KeyboardEvent) => {
+      if (tab !== 'lab' || e.key !== ' ' || isTypingTarget(e.target)) return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey, true);
+    window.addEventListener('keyup', onKeyUp, true);
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      window.removeEventListener('keyup', onKeyUp, true);
+    };
   }, [tab, onRun, onStep]);
 
   const shareable: Experiment | null = run && run.status !== 'ready' ? run.reproducible() : validation.experiment;
   const copyLink = async () => {
     if (!shareable) return;
-    const url = await shareUrl(window.location.href, shareable);
+    // a finished run's link carries its digest: the experiment is exactly the run's
+    const digest = run && run.status === 'done' && run.results ? run.results.digest : undefined;
+    const url = await shareUrl(window.location.href, shareable, digest);
     window.history.replaceState(null, '', url);
     let copied = false;
     try {
@@ -250,17 +291,20 @@ export function App() {
   };
 
   const loadGuided = (g: GuidedExperiment, runIt: boolean) => {
-    const exp = parseExperiment(g.experiment);
+    const exp = parseExperiment(g.experiments[0]!);
+    // entries that ask for an action during the run start slow enough to do it
+    const entrySpeed = g.speedNsPerS ?? Infinity;
+    setSpeed(entrySpeed);
     setDraft(draftOf(exp));
     setMetric(g.metric ?? 'utilization');
     setSelected(null);
-    setNotice(`Loaded “${g.title}”. ${g.whatToLookFor[0] ?? ''}`);
+    setNotice(`Loaded “${g.title}”. ${g.whatToLookFor[0] ?? ''}${g.speedNsPerS !== undefined ? ' The speed is set slow so there is time to act while it runs (change it next to Run).' : ''}`);
     setRun((old) => {
       old?.dispose();
       return null;
     });
     setTab('lab');
-    if (runIt) startRun(false, exp);
+    if (runIt) startRun(false, exp, entrySpeed);
   };
 
   const toSlot = (): Slot => {
@@ -268,6 +312,18 @@ export function App() {
     const same = run?.results && shareable && JSON.stringify(run.reproducible()) === JSON.stringify(shareable);
     return { draft: d, results: same ? run!.results : null, wallMs: same ? run!.wallMs : 0 };
   };
+
+  // the link's digest claim holds for its experiment unchanged: the draft before a run, the run's
+  // starting experiment during one (a what-if applied mid-run makes the digest not comparable)
+  const digestCheck = (() => {
+    if (!linkDigest) return null;
+    if (run && run.status !== 'ready') {
+      if (JSON.stringify(run.experiment) !== linkDigest.json) return null;
+      const finished = run.status === 'done' && run.results ? run.results.digest : null;
+      return checkDigest(linkDigest.digest, { digest: finished, sameExperiment: JSON.stringify(run.reproducible()) === linkDigest.json });
+    }
+    return validation.experiment && JSON.stringify(validation.experiment) === linkDigest.json ? checkDigest(linkDigest.digest, { digest: null, sameExperiment: true }) : null;
+  })();
 
   const timeline: TimelineEvent[] = run && run.status !== 'ready' ? run.reproducible().timeline : draft.timeline;
   const chip = chipFromDraft ? draftChip : (prepared?.chip ?? null);
@@ -292,6 +348,23 @@ export function App() {
             </button>
           ))}
         </nav>
+        <div className="help-buttons">
+          <button
+            type="button"
+            className="small"
+            onClick={() => {
+              setTab('lab');
+              setTourStep(0);
+            }}
+            data-testid="tour-open"
+          >
+            Tour
+          </button>
+          <button type="button" className="small" aria-expanded={glossaryOpen} onClick={() => setGlossaryOpen((o) => !o)} data-testid="glossary-open">
+            Glossary
+          </button>
+        </div>
+        <AppearanceControls />
         <Fps />
       </header>
 
@@ -303,6 +376,7 @@ export function App() {
           </button>
         </div>
       ) : null}
+      {glossaryOpen ? <Glossary onClose={() => setGlossaryOpen(false)} /> : null}
       {notice ? (
         <div className="banner info" role="status" data-testid="link-notice">
           {notice}
@@ -334,10 +408,12 @@ export function App() {
               onCoresPerWorker={setCpw}
               cores={chip?.topo.cores}
               hostCpus={CPUS}
+              onOverridesProblem={setOverridesProblem}
             />
           </aside>
           <main className="main">
-            <Controls run={run} status={status} canRun={!!validation.experiment} speed={speed} onSpeed={onSpeed} onRun={onRun} onPause={onPause} onStep={onStep} onReset={onReset} />
+            {tourStep !== null ? <Tour step={tourStep} onStep={setTourStep} onClose={closeTour} /> : null}
+            <Controls run={run} status={status} canRun={!!validation.experiment} disabledReason={runBlockedReason(validation)} speed={speed} onSpeed={onSpeed} onRun={onRun} onPause={onPause} onStep={onStep} onReset={onReset} />
             {chip ? (
               <p className="worker-layout" data-testid="worker-layout">
                 <span data-testid="worker-layout-text">
@@ -413,13 +489,14 @@ export function App() {
               </div>
             ) : null}
             {chip ? <WhatIf chip={chip} run={run} timeline={timeline} editable={!run?.active} onTimeline={(tl) => setDraft((d) => ({ ...d, timeline: tl }))} /> : null}
+            {linkDigest && digestCheck ? <LinkDigest expected={linkDigest.digest} check={digestCheck} /> : null}
             {run?.results ? <ResultsPanel results={run.results} wallMs={run.wallMs} /> : null}
             {prepared && shareable ? <WorkloadViews experiment={shareable} prepared={prepared} run={run} results={run?.results ?? null} /> : null}
             {chip ? <LiveCharts telemetry={run && run.status !== 'ready' ? run.telemetry : null} chip={chip} participants={participants} markers={() => markersOf(timeline)} runKey={run} /> : null}
             <details className="card">
               <summary>Experiment JSON: run it from the command line too</summary>
               <p className="sub">
-                Save as experiment.json and run <code>node packages/cli/dist/manycore.mjs run --experiment experiment.json</code>: the digest matches the lab's.
+                Save as experiment.json and run <code>npx manycore run --experiment experiment.json</code> in the lab&apos;s repository: the <Term id="digest" /> matches the lab&apos;s.
               </p>
               <pre data-testid="experiment-json">{shareable ? JSON.stringify(shareable, null, 2) : 'fix the problems in the editor first'}</pre>
             </details>

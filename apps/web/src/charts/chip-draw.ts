@@ -13,7 +13,8 @@
 import { interpolateRdPu, interpolateViridis, interpolateYlOrRd } from 'd3';
 import { DIR_E, DIR_N, DIR_S, DIR_W, type FloorplanSpec, type ResolvedChip } from '@manycore/engine';
 import { controllerKind, floorplanOf } from '../lib/floorplan';
-import { INK, MUTED, drawColorLegendBar, drawColorLegendTicks } from './draw';
+import { palette } from '../lib/theme';
+import { drawColorLegendBar, drawColorLegendTicks } from './draw';
 import { ScaledPainter, type Painter, type PathSink, type Style } from './painter';
 
 export const TILE = 100;
@@ -78,11 +79,13 @@ export interface ChipGeometry {
   unitNote: string | null;
   /** Scale of the legend (1 up to SCC-sized floorplans; larger meshes enlarge it to stay readable). */
   legendScale: number;
+  /** Whether the legend's note is drawn a part per line (room for up to three lines). */
+  wrapNotes: boolean;
 }
 
 /** The floorplan geometry of a resolved chip, from its family's FloorplanSpec. */
-export function chipGeometry(chip: ResolvedChip): ChipGeometry {
-  return floorplanGeometry(floorplanOf(chip));
+export function chipGeometry(chip: ResolvedChip, minLegendScale = 1): ChipGeometry {
+  return floorplanGeometry(floorplanOf(chip), minLegendScale);
 }
 
 /** Which edge a controller attached to tile (x, y) sits on: left/right edges first (the SCC), then top/bottom. */
@@ -94,7 +97,12 @@ function controllerSide(x: number, y: number, W: number, H: number): Side {
   return x < W / 2 ? 'left' : 'right';
 }
 
-export function floorplanGeometry(spec: FloorplanSpec): ChipGeometry {
+/**
+ * `minLegendScale`: the least legend scale (the view asks for more when the legend's text would
+ * be smaller than readable at its scale); a legend enlarged for that gets room for its notes
+ * on lines of their own.
+ */
+export function floorplanGeometry(spec: FloorplanSpec, minLegendScale = 1): ChipGeometry {
   const { width: W, height: H, coresPerTile: K } = spec;
   const nTiles = W * H;
   const S = TILE + GAP;
@@ -179,9 +187,10 @@ export function floorplanGeometry(spec: FloorplanSpec): ChipGeometry {
   // the legend keeps about its SCC size on screen when a large mesh is shrunk to fit the card
   // (estimated for a card about 1000 px wide and at most 760 px high)
   const unitNote = spec.unitOccupancy?.note ?? null;
-  const padBottom = PAD_BOTTOM + (unitNote ? UNIT_NOTE_ROOM : 0);
+  const wrapNotes = minLegendScale > 1;
+  const padBottom = PAD_BOTTOM + (unitNote ? UNIT_NOTE_ROOM : 0) + (wrapNotes ? 2 * UNIT_NOTE_ROOM : 0);
   const fitEstimate = Math.min(1000 / width, 760 / (meshBottom + padBottom));
-  const legendScale = Math.max(1, 0.8 / fitEstimate);
+  const legendScale = Math.max(1, 0.8 / fitEstimate, minLegendScale);
   return {
     width,
     height: meshBottom + padBottom * legendScale,
@@ -199,6 +208,7 @@ export function floorplanGeometry(spec: FloorplanSpec): ChipGeometry {
     legendY: meshBottom + 30 * legendScale,
     unitNote,
     legendScale,
+    wrapNotes,
   };
 }
 
@@ -283,10 +293,16 @@ export interface ChipFrame {
   detail?: Detail;
   /** The part of the world on screen: shapes entirely outside it are skipped (absent: draw all). */
   visible?: Rect;
+  /**
+   * The smallest readable text, in world units at the view's scale (absent: 0): labels in the
+   * mesh grow to it as far as their box allows (lib/theme.ts MIN_CANVAS_TEXT_PX).
+   */
+  minText?: number;
 }
 
 export const LINK_COLOR = (t: number) => interpolateYlOrRd(0.12 + 0.88 * t);
-export const IDLE_LINK = '#d5dae0';
+/** A link that carried nothing (the theme's colour). */
+export const idleLink = (): string => palette.idleLink;
 const LINK_LUT: string[] = Array.from({ length: 256 }, (_, i) => LINK_COLOR(i / 255));
 /** LINK_COLOR in 256 steps (as the viridis ramp): no colour string is built per link and frame. */
 export const linkColor = (t: number): string => LINK_LUT[Math.max(0, Math.min(255, Math.round(t * 255)))]!;
@@ -295,7 +311,18 @@ export const TILE_FILL_COLOR = (t: number) => interpolateRdPu(0.08 + 0.72 * t);
 const TILE_FILL_LUT: string[] = Array.from({ length: 256 }, (_, i) => TILE_FILL_COLOR(i / 255));
 export const tileFillColor = (t: number): string => TILE_FILL_LUT[Math.max(0, Math.min(255, Math.round(t * 255)))]!;
 /** A tile cell none of whose cores runs the workload. */
-export const IDLE_CELL = '#e3e7ec';
+export const idleCell = (): string => palette.idleCell;
+
+/**
+ * The size of a label in a box of w x h world units: `base`, grown to `min` (the smallest
+ * readable size at the view's scale) as far as the box allows (a digit or letter is about
+ * 0.62 of the size wide).
+ */
+export function fitText(text: string, base: number, w: number, h: number, min = 0): number {
+  if (!(min > base)) return base;
+  const room = Math.min(h * 0.8, (w * 0.92) / Math.max(1, text.length * 0.62));
+  return Math.max(base, Math.min(min, room));
+}
 
 function textOn(fill01: number): string {
   return fill01 < 0.6 ? '#ffffff' : '#10151a';
@@ -391,16 +418,16 @@ export function drawChipStatic(p: Painter, g: ChipGeometry, f: ChipFrame): void 
   const cells = f.detail === 'cells';
   const tinted = !!f.tileFill;
   for (const d of g.domains) {
-    if (shown(f, d.rect)) p.rect(d.rect.x, d.rect.y, d.rect.w, d.rect.h, { stroke: '#8a94a3', lineWidth: 1.5, dash: [6, 4] }, 8);
+    if (shown(f, d.rect)) p.rect(d.rect.x, d.rect.y, d.rect.w, d.rect.h, { stroke: palette.domainLine, lineWidth: 1.5, dash: [6, 4] }, 8);
   }
   for (const mc of g.controllers) {
     const r = g.routers[mc.tile]!;
     if (mc.side === 'left' || mc.side === 'right') {
       const edgeX = mc.side === 'left' ? mc.rect.x + mc.rect.w : mc.rect.x;
-      p.line(edgeX, r.y, r.x, r.y, { stroke: '#4b5563', lineWidth: 4 });
+      p.line(edgeX, r.y, r.x, r.y, { stroke: palette.router, lineWidth: 4 });
     } else {
       const edgeY = mc.side === 'top' ? mc.rect.y + mc.rect.h : mc.rect.y;
-      p.line(r.x, edgeY, r.x, r.y, { stroke: '#4b5563', lineWidth: 4 });
+      p.line(r.x, edgeY, r.x, r.y, { stroke: palette.router, lineWidth: 4 });
     }
   }
   if (!cells) {
@@ -408,19 +435,19 @@ export function drawChipStatic(p: Painter, g: ChipGeometry, f: ChipFrame): void 
       const r = g.tiles[t]!;
       if (!shown(f, { x: r.x, y: r.y, w: r.w + GAP, h: r.h + GAP_Y })) continue;
       const hover = f.hover?.kind === 'tile' && f.hover.id === t;
-      p.rect(r.x, r.y, r.w, r.h, { fill: '#f7f8fa', stroke: hover ? '#000' : '#9aa4b1', lineWidth: hover ? 2.5 : 1.25 }, 6);
+      p.rect(r.x, r.y, r.w, r.h, { fill: palette.tile, stroke: hover ? palette.hover : palette.tileLine, lineWidth: hover ? 2.5 : 1.25 }, 6);
       // router stub
       const q = g.routers[t]!;
       const inset = tinted ? 0 : 4;
-      p.line(r.x + r.w - inset, r.y + r.h - inset, q.x, q.y, { stroke: '#6b7280', lineWidth: 2 });
+      p.line(r.x + r.w - inset, r.y + r.h - inset, q.x, q.y, { stroke: palette.stub, lineWidth: 2 });
       if (g.stores.length > 0 && !tinted && storeLevel(f, t) <= 0) drawStore(p, g, f, t, 0);
     }
     for (let t = 0; t < g.routers.length; t++) {
       const q = g.routers[t]!;
       if (!shown(f, { x: q.x - ROUTER_R, y: q.y - ROUTER_R, w: 2 * ROUTER_R, h: 2 * ROUTER_R })) continue;
       const hover = f.hover?.kind === 'router' && f.hover.id === t;
-      p.rect(q.x - ROUTER_R, q.y - ROUTER_R, ROUTER_R * 2, ROUTER_R * 2, { fill: '#4b5563', stroke: hover ? '#000' : '#1f2933', lineWidth: hover ? 2.5 : 1 }, 3);
-      if (f.showLabels) p.text(q.x, q.y + 0.5, 'R', { size: 11, color: '#ffffff', anchor: 'middle', baseline: 'middle', weight: 'bold' });
+      p.rect(q.x - ROUTER_R, q.y - ROUTER_R, ROUTER_R * 2, ROUTER_R * 2, { fill: palette.router, stroke: hover ? palette.hover : palette.ink, lineWidth: hover ? 2.5 : 1 }, 3);
+      if (f.showLabels) p.text(q.x, q.y + 0.5, 'R', { size: fitText('R', 11, 2 * ROUTER_R, 2 * ROUTER_R, f.minText), color: palette.routerInk, anchor: 'middle', baseline: 'middle', weight: 'bold' });
     }
   }
   const { lp, x, y } = legendPainter(p, g);
@@ -428,16 +455,19 @@ export function drawChipStatic(p: Painter, g: ChipGeometry, f: ChipFrame): void 
   drawColorLegendBar(lp, x, y + 14, lw, interpolateViridis, `Cores: ${f.coreTitle}`);
   drawColorLegendBar(lp, x + lw + 60, y + 14, lw, LINK_COLOR, LINK_LEGEND);
   if (f.tileFill) drawColorLegendBar(lp, x + 2 * (lw + 60), y + 14, lw, TILE_FILL_COLOR, `Tiles: ${f.tileFill.title}`);
-  lp.text(x, y + 58, legendNote(g, f.detail), { size: 12, color: MUTED });
-  if (g.unitNote) lp.text(x, y + 58 + UNIT_NOTE_ROOM, g.unitNote, { size: 12, color: MUTED });
+  // the note on one line, or (an enlarged legend) a line for each part
+  const note = legendNote(g, f.detail);
+  const lines = g.wrapNotes ? note.split(' · ') : [note];
+  lines.forEach((line, i) => lp.text(x, y + 58 + i * UNIT_NOTE_ROOM, line, { size: 12, color: palette.muted }));
+  if (g.unitNote) lp.text(x, y + 58 + lines.length * UNIT_NOTE_ROOM, g.unitNote, { size: 12, color: palette.muted });
 }
 
 function drawStore(p: Painter, g: ChipGeometry, f: ChipFrame, t: number, level: number): void {
   const s = g.stores[t]!;
-  p.rect(s.x, s.y, s.w, s.h, { fill: '#e9edf2', stroke: '#9aa4b1', lineWidth: 1 }, 3);
-  if (level > 0) p.rect(s.x, s.y, s.w * level, s.h, { fill: '#7fa7c9' }, 3);
+  p.rect(s.x, s.y, s.w, s.h, { fill: palette.store, stroke: palette.tileLine, lineWidth: 1 }, 3);
+  if (level > 0) p.rect(s.x, s.y, s.w * level, s.h, { fill: palette.storeFill }, 3);
   const label = f.tileFill?.storeText ? f.tileFill.storeText(t) : g.storeLabel;
-  if (f.showLabels && label) p.text(s.x + s.w / 2, s.y + s.h / 2 + 0.5, label, { size: 11, color: '#3b4654', anchor: 'middle', baseline: 'middle' });
+  if (f.showLabels && label) p.text(s.x + s.w / 2, s.y + s.h / 2 + 0.5, label, { size: fitText(label, 11, s.w, s.h, f.minText), color: palette.storeInk, anchor: 'middle', baseline: 'middle' });
 }
 
 /** Links, controllers, domain labels, busy stores, cores (or tile cells), legend ticks: everything the data moves. */
@@ -453,8 +483,8 @@ export function drawChipDynamic(p: Painter, g: ChipGeometry, f: ChipFrame): void
     const t = f.linkMax > 0 ? Math.min(1, v / f.linkMax) : 0;
     const hot = v > 0;
     if (f.hover?.kind === 'link' && f.hover.id === l.id) hovered = l;
-    else group(lines, hot ? linkColor(t) : IDLE_LINK, l);
-    if (!cells) group(ticks, hot && t > 0.55 ? '#ffffff' : '#4b5563', l);
+    else group(lines, hot ? linkColor(t) : palette.idleLink, l);
+    if (!cells) group(ticks, hot && t > 0.55 ? '#ffffff' : palette.router, l);
   }
   for (const [stroke, ls] of lines)
     p.path(
@@ -466,7 +496,7 @@ export function drawChipDynamic(p: Painter, g: ChipGeometry, f: ChipFrame): void
       },
       { stroke, lineWidth: 5.5 },
     );
-  if (hovered) p.line(hovered.x1, hovered.y1, hovered.x2, hovered.y2, { stroke: '#000', lineWidth: 7 });
+  if (hovered) p.line(hovered.x1, hovered.y1, hovered.x2, hovered.y2, { stroke: palette.hover, lineWidth: 7 });
   const a = 5;
   for (const [fill, ls] of ticks)
     p.path(
@@ -488,17 +518,18 @@ export function drawChipDynamic(p: Painter, g: ChipGeometry, f: ChipFrame): void
     if (!shown(f, mc.rect)) return;
     const u = Math.min(1, f.controllerUtil(m));
     const hover = f.hover?.kind === 'controller' && f.hover.id === m;
-    p.rect(mc.rect.x, mc.rect.y, mc.rect.w, mc.rect.h, { fill: interpolateViridis(u), stroke: hover ? '#000' : '#374151', lineWidth: hover ? 3 : 1.5 }, 5);
-    p.text(mc.rect.x + mc.rect.w / 2, mc.rect.y + 13, mc.label, { size: 13, weight: 'bold', color: textOn(u), anchor: 'middle', baseline: 'middle' });
-    p.text(mc.rect.x + mc.rect.w / 2, mc.rect.y + 29, f.controllerLabel(m), { size: 11.5, color: textOn(u), anchor: 'middle', baseline: 'middle' });
+    p.rect(mc.rect.x, mc.rect.y, mc.rect.w, mc.rect.h, { fill: interpolateViridis(u), stroke: hover ? palette.hover : palette.ctrlLine, lineWidth: hover ? 3 : 1.5 }, 5);
+    p.text(mc.rect.x + mc.rect.w / 2, mc.rect.y + 13, mc.label, { size: fitText(mc.label, 13, mc.rect.w, mc.rect.h / 2, f.minText), weight: 'bold', color: textOn(u), anchor: 'middle', baseline: 'middle' });
+    p.text(mc.rect.x + mc.rect.w / 2, mc.rect.y + 29, f.controllerLabel(m), { size: fitText(f.controllerLabel(m), 11.5, mc.rect.w, mc.rect.h / 2.4, f.minText), color: textOn(u), anchor: 'middle', baseline: 'middle' });
   });
   // domain labels over the link channels
   if (f.showLabels)
     for (const d of g.domains) {
       if (!shown(f, { ...d.rect, h: 22 })) continue;
       const label = f.domainLabel(d.index);
-      p.rect(d.rect.x + 4, d.rect.y + 4, p.measure(label, 12.5) + 8, 18, { fill: '#ffffff' }, 3);
-      p.text(d.rect.x + 8, d.rect.y + 13, label, { size: 12.5, color: INK, baseline: 'middle' });
+      const size = Math.max(12.5, Math.min(f.minText ?? 0, 20));
+      p.rect(d.rect.x + 4, d.rect.y + 13 - size * 0.72, p.measure(label, size) + 8, size * 1.44, { fill: palette.canvas }, 3);
+      p.text(d.rect.x + 8, d.rect.y + 13, label, { size, color: palette.ink, baseline: 'middle' });
     }
   if (cells) drawCells(p, g, f);
   else drawCores(p, g, f);
@@ -559,18 +590,18 @@ function drawCores(p: Painter, g: ChipGeometry, f: ChipFrame): void {
   for (const [kind, rs] of outlines) {
     const style: Style =
       kind === 'sel'
-        ? { stroke: '#D55E00', lineWidth: 4 }
+        ? { stroke: palette.select, lineWidth: 4 }
         : kind === 'hover'
-          ? { stroke: '#000000', lineWidth: 3 }
+          ? { stroke: palette.hover, lineWidth: 3 }
           : kind === 'active'
-            ? { stroke: '#1f2933', lineWidth: 1.5 }
-            : { stroke: '#9aa4b1', lineWidth: 1, dash: [3, 2] };
+            ? { stroke: palette.ink, lineWidth: 1.5 }
+            : { stroke: palette.tileLine, lineWidth: 1, dash: [3, 2] };
     p.path((c) => rs.forEach((r) => roundRectPath(c, r, 4)), style);
   }
   if (f.showLabels)
     for (const c of drawn) {
       const r = g.cores[c]!;
-      p.text(r.x + r.w / 2, r.y + r.h / 2 + 0.5, String(c), { size: Math.min(16, r.h * 0.42), color: textOn(levels[c]!), anchor: 'middle', baseline: 'middle', weight: 'bold' });
+      p.text(r.x + r.w / 2, r.y + r.h / 2 + 0.5, String(c), { size: fitText(String(c), Math.min(16, r.h * 0.42), r.w, r.h, f.minText), color: textOn(levels[c]!), anchor: 'middle', baseline: 'middle', weight: 'bold' });
     }
 }
 
@@ -597,15 +628,15 @@ function drawCells(p: Painter, g: ChipGeometry, f: ChipFrame): void {
     const r = g.tiles[t]!;
     if (!shown(f, r)) continue;
     const v = tileCellValue(g, f, t);
-    group(fills, v === null ? IDLE_CELL : interpolateViridis(f.coreMax > 0 ? Math.max(0, Math.min(1, v / f.coreMax)) : 0), r);
+    group(fills, v === null ? palette.idleCell : interpolateViridis(f.coreMax > 0 ? Math.max(0, Math.min(1, v / f.coreMax)) : 0), r);
   }
   for (const [fill, rs] of fills) p.path((c) => rs.forEach((r) => c.rect(r.x, r.y, r.w, r.h)), { fill });
   if (hoverTile >= 0 && hoverTile < g.tiles.length) {
     const r = g.tiles[hoverTile]!;
-    p.rect(r.x, r.y, r.w, r.h, { stroke: '#000000', lineWidth: 8 });
+    p.rect(r.x, r.y, r.w, r.h, { stroke: palette.hover, lineWidth: 8 });
   }
   if (selTile >= 0 && selTile < g.tiles.length) {
     const r = g.tiles[selTile]!;
-    p.rect(r.x, r.y, r.w, r.h, { stroke: '#D55E00', lineWidth: 12 });
+    p.rect(r.x, r.y, r.w, r.h, { stroke: palette.select, lineWidth: 12 });
   }
 }

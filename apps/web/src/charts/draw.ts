@@ -5,13 +5,14 @@
  */
 import { interpolateViridis, line as d3line, scaleLinear, scaleLog, type ScaleLinear } from 'd3';
 import { num, timeUnit } from '../lib/format';
+import { palette } from '../lib/theme';
 import type { Painter } from './painter';
 
-/** Okabe & Ito's colour-blind-safe palette, ordered for lines on white. */
-export const CATEGORY = ['#0072B2', '#D55E00', '#009E73', '#E69F00', '#CC79A7', '#56B4E9', '#000000', '#B8A000'];
-export const INK = '#1f2933';
-export const MUTED = '#5f6b7a';
-export const GRID = '#e3e7ec';
+/**
+ * Okabe & Ito's colour-blind-safe palette, ordered for the theme's background: the theme's
+ * palette array itself (lib/theme.ts refills it when the theme changes).
+ */
+export const CATEGORY: readonly string[] = palette.category;
 export const TICK = 13;
 
 export interface Box {
@@ -46,7 +47,7 @@ function legendRow(p: Painter, items: { label: string; color: string; dash?: num
       rows++;
     }
     p.line(x, y, x + 20, y, { stroke: it.color, lineWidth: 3, dash: it.dash ?? [] });
-    p.text(x + 25, y, it.label, { size: TICK, color: INK, baseline: 'middle' });
+    p.text(x + 25, y, it.label, { size: TICK, color: palette.ink, baseline: 'middle' });
     x += w;
   }
   return rows;
@@ -71,18 +72,18 @@ function axes(
 ): void {
   for (const t of ticks.y ?? y.ticks(5)) {
     const py = y(t);
-    p.line(box.x, py, box.x + box.w, py, { stroke: GRID, lineWidth: 1 });
-    p.text(box.x - 6, py, yFormat(t), { size: TICK, color: MUTED, anchor: 'end', baseline: 'middle' });
+    p.line(box.x, py, box.x + box.w, py, { stroke: palette.grid, lineWidth: 1 });
+    p.text(box.x - 6, py, yFormat(t), { size: TICK, color: palette.muted, anchor: 'end', baseline: 'middle' });
   }
   for (const t of ticks.x ?? x.ticks(Math.max(2, Math.floor(box.w / 90)))) {
     const px = x(t);
-    p.line(px, box.y + box.h, px, box.y + box.h + 5, { stroke: MUTED, lineWidth: 1 });
-    p.text(px, box.y + box.h + 8, ticks.xFormat ? ticks.xFormat(t) : num(t), { size: TICK, color: MUTED, anchor: 'middle', baseline: 'top' });
+    p.line(px, box.y + box.h, px, box.y + box.h + 5, { stroke: palette.muted, lineWidth: 1 });
+    p.text(px, box.y + box.h + 8, ticks.xFormat ? ticks.xFormat(t) : num(t), { size: TICK, color: palette.muted, anchor: 'middle', baseline: 'top' });
   }
-  p.line(box.x, box.y + box.h, box.x + box.w, box.y + box.h, { stroke: MUTED, lineWidth: 1 });
-  p.line(box.x, box.y, box.x, box.y + box.h, { stroke: MUTED, lineWidth: 1 });
-  p.text(box.x + box.w / 2, box.y + box.h + 26, xLabel, { size: TICK, color: INK, anchor: 'middle', baseline: 'top' });
-  p.text(14, box.y + box.h / 2, yLabel, { size: TICK, color: INK, anchor: 'middle', baseline: 'middle', rotate: -90 });
+  p.line(box.x, box.y + box.h, box.x + box.w, box.y + box.h, { stroke: palette.muted, lineWidth: 1 });
+  p.line(box.x, box.y, box.x, box.y + box.h, { stroke: palette.muted, lineWidth: 1 });
+  p.text(box.x + box.w / 2, box.y + box.h + 26, xLabel, { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'top' });
+  p.text(14, box.y + box.h / 2, yLabel, { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'middle', rotate: -90 });
 }
 
 export interface LineChartOptions {
@@ -129,11 +130,11 @@ export function drawLineChart(p: Painter, o: LineChartOptions): void {
     );
   for (const m of o.markers ?? []) {
     const px = x(m.x / unit.div);
-    p.line(px, box.y, px, box.y + box.h, { stroke: '#7a3e9d', lineWidth: 1.5, dash: [5, 4] });
-    p.text(px + 4, box.y + 4, m.label, { size: 12, color: '#7a3e9d', baseline: 'top' });
+    p.line(px, box.y, px, box.y + box.h, { stroke: palette.marker, lineWidth: 1.5, dash: [5, 4] });
+    p.text(px + 4, box.y + 4, m.label, { size: 12, color: palette.marker, baseline: 'top' });
   }
   if (!any) {
-    p.text(box.x + box.w / 2, box.y + box.h / 2, o.empty ?? 'no samples yet: run the experiment', { size: 14, color: MUTED, anchor: 'middle', baseline: 'middle' });
+    p.text(box.x + box.w / 2, box.y + box.h / 2, o.empty ?? 'no samples yet: run the experiment', { size: 14, color: palette.muted, anchor: 'middle', baseline: 'middle' });
     return;
   }
   for (const s of o.series) {
@@ -169,8 +170,8 @@ export function drawStackedBars(p: Painter, o: BarsOptions): void {
   const y = scaleLinear().domain([0, 1]).range([box.y + box.h, box.y]);
   const bw = box.w / Math.max(1, o.n);
   for (const t of y.ticks(4)) {
-    p.line(box.x, y(t), box.x + box.w, y(t), { stroke: GRID, lineWidth: 1 });
-    p.text(box.x - 6, y(t), `${Math.round(t * 100)} %`, { size: TICK, color: MUTED, anchor: 'end', baseline: 'middle' });
+    p.line(box.x, y(t), box.x + box.w, y(t), { stroke: palette.grid, lineWidth: 1 });
+    p.text(box.x - 6, y(t), `${Math.round(t * 100)} %`, { size: TICK, color: palette.muted, anchor: 'end', baseline: 'middle' });
   }
   for (let i = 0; i < o.n; i++) {
     let acc = 0;
@@ -185,10 +186,10 @@ export function drawStackedBars(p: Painter, o: BarsOptions): void {
   }
   const every = Math.max(1, Math.ceil(28 / bw));
   for (let i = 0; i < o.n; i += every)
-    p.text(box.x + i * bw + bw / 2, box.y + box.h + 6, o.barLabel ? o.barLabel(i) : String(i), { size: 12, color: MUTED, anchor: 'middle', baseline: 'top' });
-  p.line(box.x, box.y + box.h, box.x + box.w, box.y + box.h, { stroke: MUTED, lineWidth: 1 });
-  p.text(box.x + box.w / 2, box.y + box.h + 26, o.xLabel, { size: TICK, color: INK, anchor: 'middle', baseline: 'top' });
-  p.text(14, box.y + box.h / 2, o.yLabel, { size: TICK, color: INK, anchor: 'middle', baseline: 'middle', rotate: -90 });
+    p.text(box.x + i * bw + bw / 2, box.y + box.h + 6, o.barLabel ? o.barLabel(i) : String(i), { size: 12, color: palette.muted, anchor: 'middle', baseline: 'top' });
+  p.line(box.x, box.y + box.h, box.x + box.w, box.y + box.h, { stroke: palette.muted, lineWidth: 1 });
+  p.text(box.x + box.w / 2, box.y + box.h + 26, o.xLabel, { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'top' });
+  p.text(14, box.y + box.h / 2, o.yLabel, { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'middle', rotate: -90 });
   // legend (as swatches)
   let x = box.x;
   let ly = 12;
@@ -199,7 +200,7 @@ export function drawStackedBars(p: Painter, o: BarsOptions): void {
       ly += 18;
     }
     p.rect(x, ly - 6, 14, 12, { fill: s.color });
-    p.text(x + 19, ly, s.label, { size: TICK, color: INK, baseline: 'middle' });
+    p.text(x + 19, ly, s.label, { size: TICK, color: palette.ink, baseline: 'middle' });
     x += w;
   }
 }
@@ -214,8 +215,11 @@ export function drawColorLegend(p: Painter, x: number, y: number, w: number, int
 export function drawColorLegendBar(p: Painter, x: number, y: number, w: number, interp: (t: number) => string, title: string): void {
   const steps = 48;
   for (let i = 0; i < steps; i++) p.rect(x + (i * w) / steps, y, w / steps + 0.6, 12, { fill: interp(i / (steps - 1)) });
-  p.rect(x, y, w, 12, { stroke: MUTED, lineWidth: 0.75 });
-  p.text(x, y - 6, title, { size: TICK, color: INK });
+  p.rect(x, y, w, 12, { stroke: palette.muted, lineWidth: 0.75 });
+  // a title longer than its bar and the gap after it is drawn smaller (not over the next bar's)
+  const room = w + 50;
+  const long = p.measure(title, TICK);
+  p.text(x, y - 6, title, { size: long > room ? Math.max(8, (TICK * room) / long) : TICK, color: palette.ink });
 }
 
 /** The tick labels under a colour legend (0, the middle, `max`). */
@@ -224,7 +228,7 @@ export function drawColorLegendTicks(p: Painter, x: number, y: number, w: number
   const ticks = log && max > 1 ? [0, Math.sqrt(max), max].map((v, i) => (i === 1 ? Math.round(v) : v)) : [0, max / 2, max];
   ticks.forEach((t, i) => {
     const px = log && max > 1 ? x + (Math.log1p(t) / Math.log1p(max)) * w : x + (t / (max || 1)) * w;
-    p.text(px, y + 16, format(t), { size: 12, color: MUTED, anchor: i === 0 ? 'start' : i === 2 ? 'end' : 'middle', baseline: 'top' });
+    p.text(px, y + 16, format(t), { size: 12, color: palette.muted, anchor: i === 0 ? 'start' : i === 2 ? 'end' : 'middle', baseline: 'top' });
   });
 }
 
@@ -241,23 +245,23 @@ export function drawHeatmap(p: Painter, o: HeatmapOptions): { box: Box; cell: nu
   const size = Math.max(10, Math.min(p.width - 70, p.height - legendH - 40));
   const cell = size / Math.max(1, o.n);
   const box: Box = { x: 56, y: legendH + 8, w: cell * o.n, h: cell * o.n };
-  const color = (v: number) => (v <= 0 ? '#f3f4f6' : interpolateViridis(max > 0 ? Math.log1p(v) / Math.log1p(max) : 0));
-  p.rect(box.x, box.y, box.w, box.h, { fill: '#f3f4f6' });
+  const color = (v: number) => (v <= 0 ? palette.grid : interpolateViridis(max > 0 ? Math.log1p(v) / Math.log1p(max) : 0));
+  p.rect(box.x, box.y, box.w, box.h, { fill: palette.grid });
   for (let i = 0; i < o.n; i++)
     for (let j = 0; j < o.n; j++) {
       const v = o.value(i, j);
       if (v > 0) p.rect(box.x + j * cell, box.y + i * cell, cell + 0.3, cell + 0.3, { fill: color(v) });
     }
-  p.rect(box.x, box.y, box.w, box.h, { stroke: MUTED, lineWidth: 0.75 });
+  p.rect(box.x, box.y, box.w, box.h, { stroke: palette.muted, lineWidth: 0.75 });
   const every = Math.max(1, Math.ceil(24 / cell));
   for (let i = 0; i < o.n; i += every) {
-    p.text(box.x - 4, box.y + i * cell + cell / 2, String(i), { size: 11, color: MUTED, anchor: 'end', baseline: 'middle' });
-    p.text(box.x + i * cell + cell / 2, box.y + box.h + 4, String(i), { size: 11, color: MUTED, anchor: 'middle', baseline: 'top' });
+    p.text(box.x - 4, box.y + i * cell + cell / 2, String(i), { size: 11, color: palette.muted, anchor: 'end', baseline: 'middle' });
+    p.text(box.x + i * cell + cell / 2, box.y + box.h + 4, String(i), { size: 11, color: palette.muted, anchor: 'middle', baseline: 'top' });
   }
-  p.text(14, box.y + box.h / 2, 'sender core', { size: TICK, color: INK, anchor: 'middle', baseline: 'middle', rotate: -90 });
-  p.text(box.x + box.w / 2, box.y + box.h + 20, 'receiver core', { size: TICK, color: INK, anchor: 'middle', baseline: 'top' });
+  p.text(14, box.y + box.h / 2, 'sender core', { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'middle', rotate: -90 });
+  p.text(box.x + box.w / 2, box.y + box.h + 20, 'receiver core', { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'top' });
   drawColorLegend(p, box.x, 22, Math.min(260, p.width - box.x - 20), interpolateViridis, max, o.title, (v) => num(v), true);
-  if (max === 0) p.text(box.x + box.w / 2, box.y + box.h / 2, 'no messages yet', { size: 14, color: MUTED, anchor: 'middle', baseline: 'middle' });
+  if (max === 0) p.text(box.x + box.w / 2, box.y + box.h / 2, 'no messages yet', { size: 14, color: palette.muted, anchor: 'middle', baseline: 'middle' });
   return { box, cell };
 }
 
@@ -304,7 +308,7 @@ export function drawXY(p: Painter, groups: XYGroup[], xLabel: string, yLabel: st
   const legendH = groups.length > 1 ? 24 : 4;
   const box: Box = { x: 64, y: 10 + legendH, w: p.width - 64 - 14, h: p.height - 10 - legendH - 48 };
   if (all.length === 0) {
-    p.text(p.width / 2, p.height / 2, opts.empty ?? 'no rows', { size: 14, color: MUTED, anchor: 'middle' });
+    p.text(p.width / 2, p.height / 2, opts.empty ?? 'no rows', { size: 14, color: palette.muted, anchor: 'middle' });
     return;
   }
   const xs = all.map((q) => q[0]);
@@ -352,6 +356,6 @@ export function drawXY(p: Painter, groups: XYGroup[], xLabel: string, yLabel: st
       .x((d) => x(d[0]))
       .y((d) => y(d[1]));
     p.path((ctx) => gen.context(ctx as never)(pts), { stroke: g.color, lineWidth: 2, ...(g.dash ? { dash: g.dash } : {}) });
-    for (const [a, b] of pts) p.circle(x(a), y(b), 3.5, { fill: g.color, stroke: '#fff', lineWidth: 1 });
+    for (const [a, b] of pts) p.circle(x(a), y(b), 3.5, { fill: g.color, stroke: palette.canvas, lineWidth: 1 });
   }
 }

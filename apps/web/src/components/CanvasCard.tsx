@@ -9,11 +9,12 @@
  * a raster and a copy of all the canvas's pixels to the compositor, far more than the drawing
  * commands), and at once when the data settles or the canvas scrolls into view.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type HTMLAttributes, type ReactNode } from 'react';
 import type { Rect } from '../charts/chip-draw';
 import { CanvasPainter, type Painter } from '../charts/painter';
 import { clampView, FIT_VIEW, panBy, pxPerUnit, sameView, toWorld, visibleRect, wheelFactor, zoomAt, zoomCentre, ZOOM_STEP, type Fit, type View } from '../charts/viewport';
 import { downloadBlob, downloadText, renderPng, renderSvg, safeName } from '../lib/download';
+import { appearanceVersion, onAppearance, palette, withLightPalette } from '../lib/theme';
 import { frameLoop } from '../sim/frame-loop';
 
 /** Least time between redraws of a canvas outside the viewport while its data changes, ms. */
@@ -58,6 +59,89 @@ export interface CanvasCardProps {
   toolbar?: ReactNode;
   children?: ReactNode;
   className?: string;
+  /** The numbers the view shows, as a table in a "Data table" disclosure under it (built only while open). */
+  table?: ChartTable;
+  /** Attributes of the canvas element (e.g. tabIndex, role, aria-label and key handlers of a keyboard-driven view). */
+  canvasProps?: HTMLAttributes<HTMLCanvasElement>;
+}
+
+/** A view's data as a table: column heads and rows of text (the first column heads the rows). */
+export interface ChartTable {
+  caption?: string;
+  columns: string[];
+  rows(): string[][];
+  /** A sentence under the table (e.g. that rows were thinned). */
+  note?(): string;
+}
+
+/** Least time between refreshes of an open data table while its view's data changes, ms. */
+const TABLE_REFRESH_MS = 1000;
+
+/** The "Data table" disclosure of a view: rebuilt when opened and, while open, at most every TABLE_REFRESH_MS as the data changes. */
+export function DataTable(props: { id: string; table: ChartTable; version: () => unknown }) {
+  const [open, setOpen] = useState(false);
+  const [, setTick] = useState(0);
+  const latest = useRef(props);
+  latest.current = props;
+  useEffect(() => {
+    if (!open) return;
+    let shown = latest.current.version();
+    let at = -Infinity;
+    return frameLoop.add((now) => {
+      const v = latest.current.version();
+      if (v === shown || now - at < TABLE_REFRESH_MS) return;
+      shown = v;
+      at = now;
+      setTick((x) => x + 1);
+    }, 90);
+  }, [open]);
+  const t = props.table;
+  const rows = open ? t.rows() : [];
+  const note = open && t.note ? t.note() : '';
+  return (
+    <details className="data-table" data-testid={`table-${props.id}`} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>Data table</summary>
+      {open ? (
+        // focusable, so that the keyboard can scroll a long table
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t.caption ? `Data table: ${t.caption}` : 'Data table'}>
+          <table>
+            {t.caption ? <caption>{t.caption}</caption> : null}
+            <thead>
+              <tr>
+                {t.columns.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={t.columns.length}>no data yet</td>
+                </tr>
+              ) : (
+                rows.map((r, i) => (
+                  <tr key={i}>
+                    {r.map((cell, j) =>
+                      j === 0 ? (
+                        <th key={j} scope="row">
+                          {cell}
+                        </th>
+                      ) : (
+                        <td key={j}>{cell}</td>
+                      ),
+                    )}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+          {note ? <p className="sub">{note}</p> : null}
+        </div>
+      ) : null}
+    </details>
+  );
 }
 
 export function CanvasCard(props: CanvasCardProps) {
@@ -66,7 +150,13 @@ export function CanvasCard(props: CanvasCardProps) {
   const [width, setWidth] = useState(0);
   const latest = useRef(props);
   latest.current = props;
-  const { world, height = 260, maxHeight = 900 } = props;
+  const { world, maxHeight = 900 } = props;
+  // charts (no world) are drawn at 1/k of their CSS size and scaled up by k: the text size
+  // control enlarges their text, lines and margins alike, and their height grows with it
+  const [textK, setTextK] = useState(palette.textScale);
+  useEffect(() => onAppearance(() => setTextK(palette.textScale)), []);
+  const k = world ? 1 : textK;
+  const height = (props.height ?? 260) * k;
   const scale = world && width > 0 ? Math.min(width / world.w, maxHeight / world.h) : 1;
   const cssW = world ? world.w * scale : width;
   const cssH = world ? world.h * scale : height;
@@ -77,7 +167,7 @@ export function CanvasCard(props: CanvasCardProps) {
   const viewVersion = useRef(0);
   const [zoomShown, setZoomShown] = useState(1);
   const fit = useRef<Fit>({ w: 1, h: 1, scale: 1 });
-  fit.current = { w: world?.w ?? cssW, h: world?.h ?? cssH, scale: world ? scale : 1 };
+  fit.current = { w: world?.w ?? cssW / k, h: world?.h ?? cssH / k, scale: world ? scale : k };
   const setView = (v: View) => {
     const next = clampView(v, fit.current);
     if (sameView(next, view.current)) return;
@@ -141,6 +231,7 @@ export function CanvasCard(props: CanvasCardProps) {
     const ctx = c.getContext('2d', { alpha: false })!;
     let drawn: unknown = Symbol('never');
     let drawnView = -1;
+    let drawnLook = -1;
     let drawnAt = -Infinity;
     let seen: unknown = drawn;
     let visible = true;
@@ -149,9 +240,9 @@ export function CanvasCard(props: CanvasCardProps) {
         ? new IntersectionObserver((entries) => (visible = entries[entries.length - 1]!.isIntersecting), { rootMargin: '64px' })
         : null;
     io?.observe(c);
-    const s = world ? scale : 1;
-    const pw = world ? world.w : cssW;
-    const ph = world ? world.h : cssH;
+    const s = world ? scale : k;
+    const pw = world ? world.w : cssW / k;
+    const ph = world ? world.h : cssH / k;
     let cache: HTMLCanvasElement | null = null;
     let cacheKey: string | null = null;
     /** Device pixels per world unit and the world point at the top-left, for the current view. */
@@ -163,7 +254,7 @@ export function CanvasCard(props: CanvasCardProps) {
     /** The static layer, repainted when its key (or the view) changes. */
     const paintStatic = (l: CanvasLayers): HTMLCanvasElement => {
       const v = view.current;
-      const key = `${l.key}|${v.k},${v.x},${v.y}`;
+      const key = `${l.key}|${v.k},${v.x},${v.y}|${appearanceVersion()}`;
       if (cache && cacheKey === key) return cache;
       if (!cache) {
         cache = document.createElement('canvas');
@@ -173,7 +264,7 @@ export function CanvasCard(props: CanvasCardProps) {
       const cc = cache.getContext('2d', { alpha: false })!;
       // every device pixel (an opaque canvas starts black; cssW x dpr may round below its width)
       cc.setTransform(1, 0, 0, 1, 0, 0);
-      cc.fillStyle = '#ffffff';
+      cc.fillStyle = palette.canvas;
       cc.fillRect(0, 0, cache.width, cache.height);
       transform(cc);
       l.drawStatic(new CanvasPainter(cc, pw, ph));
@@ -183,12 +274,14 @@ export function CanvasCard(props: CanvasCardProps) {
     const remove = frameLoop.add((now) => {
       const v = latest.current.version();
       const vv = viewVersion.current;
-      if (v === drawn && vv === drawnView) return;
+      const look = appearanceVersion();
+      if (v === drawn && vv === drawnView && look === drawnLook) return;
       const settled = v === seen;
       seen = v;
       if (!visible && !settled && vv === drawnView && now - drawnAt < OFFSCREEN_MS) return;
       drawn = v;
       drawnView = vv;
+      drawnLook = look;
       drawnAt = now;
       const layers = latest.current.layers?.(viewInfo());
       if (layers) {
@@ -200,7 +293,7 @@ export function CanvasCard(props: CanvasCardProps) {
         if (layers.dataset) for (const [k, val] of Object.entries(layers.dataset)) if (c.dataset[k] !== val) c.dataset[k] = val;
       } else {
         ctx.setTransform(1, 0, 0, 1, 0, 0);
-        ctx.fillStyle = '#ffffff';
+        ctx.fillStyle = palette.canvas;
         ctx.fillRect(0, 0, c.width, c.height);
         transform(ctx);
         latest.current.draw(new CanvasPainter(ctx, pw, ph));
@@ -210,16 +303,19 @@ export function CanvasCard(props: CanvasCardProps) {
       remove();
       io?.disconnect();
     };
-  }, [cssW, cssH, scale, world]);
+  }, [cssW, cssH, scale, world, k]);
 
-  const exportSize = () => (world ? { w: world.w, h: world.h } : { w: Math.max(cssW, 480), h: cssH });
+  // exports are drawn in the light theme (on a white page) at the chart's logical size
+  const exportSize = () => (world ? { w: world.w, h: world.h } : { w: Math.max(cssW / k, 480), h: cssH / k });
   const exportSvg = () => {
     const { w, h } = exportSize();
-    downloadText(`${safeName(props.id)}.svg`, renderSvg(w, h, (p) => latest.current.draw(p)), 'image/svg+xml');
+    downloadText(`${safeName(props.id)}.svg`, withLightPalette(() => renderSvg(w, h, (p) => latest.current.draw(p))), 'image/svg+xml');
   };
   const exportPng = async () => {
     const { w, h } = exportSize();
-    downloadBlob(`${safeName(props.id)}.png`, await renderPng(w, h, (p) => latest.current.draw(p), world ? 1.5 : 2));
+    // renderPng draws at once (before its first await), inside withLightPalette
+    const png = withLightPalette(() => renderPng(w, h, (p) => latest.current.draw(p), world ? 1.5 : 2));
+    downloadBlob(`${safeName(props.id)}.png`, await png);
   };
 
   // pointer: hover and click in world coordinates; a drag (more than a few pixels) pans
@@ -310,6 +406,9 @@ export function CanvasCard(props: CanvasCardProps) {
       <div ref={wrap} className="canvas-wrap" style={world ? undefined : { height }}>
         <canvas
           ref={canvas}
+          role="img"
+          aria-label={`${props.title}${props.table ? ' (the numbers are in the data table below)' : ''}`}
+          {...props.canvasProps}
           data-testid={`canvas-${props.id}`}
           data-world-width={world?.w}
           data-zoom={zoomable ? zoomShown.toFixed(3) : undefined}
@@ -322,6 +421,7 @@ export function CanvasCard(props: CanvasCardProps) {
         />
         {props.children}
       </div>
+      {props.table ? <DataTable id={props.id} table={props.table} version={props.version} /> : null}
     </section>
   );
 }

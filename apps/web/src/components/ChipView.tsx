@@ -9,7 +9,7 @@
  * buttons) and pan (drag) for large meshes; below CELL_TILE_PX pixels per tile the tiles are
  * drawn as cells.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, CTRL, DIR_NAMES, ISL, type ResolvedChip } from '@manycore/engine';
 import { chipGeometry, chipStaticKey, drawChip, drawChipDynamic, drawChipStatic, hitTest, levelOfDetail, type ChipFrame, type Detail, type Hit, type TileFill } from '../charts/chip-draw';
 import type { Painter } from '../charts/painter';
@@ -18,7 +18,9 @@ import { bytes, num, pct, watts } from '../lib/format';
 import { unitOccupancyOf, unitSummary } from '../lib/unit-occupancy';
 import { linkMax, metricFor, metricsFor, niceCeil } from '../sim/metrics';
 import type { Telemetry, Window } from '../sim/telemetry';
-import { CanvasCard, type ViewInfo } from './CanvasCard';
+import { CanvasCard, type ChartTable, type ViewInfo } from './CanvasCard';
+import { MIN_CANVAS_TEXT_PX, onAppearance, palette } from '../lib/theme';
+import { isArrow, moveCore } from '../lib/theme-keyboard';
 import { frameLoop } from '../sim/frame-loop';
 
 export interface ChipViewProps {
@@ -37,9 +39,54 @@ export interface ChipViewProps {
 /** Core numbers are drawn when there are few cores, or when a tile is this many CSS pixels wide (zoomed in). */
 const LABEL_TILE_PX = 60;
 
+/** Legend text drawn at this many world units before the legend scale (chip-draw.ts). */
+const LEGEND_TEXT = 12;
+
+/**
+ * The chip canvas's greatest CSS height that keeps it on screen. In the narrow or large-text
+ * layout (styles.css: the chip view in a column of its own beside the run controls) that is
+ * the viewport below the card's top and its header; otherwise the viewport less the card's
+ * header (the page scrolls to the chip view).
+ */
+function fitHeight(): number {
+  if (typeof window === 'undefined' || typeof document === 'undefined') return 760;
+  const card = document.querySelector<HTMLElement>('[data-testid="view-chip"]');
+  const row = card?.closest<HTMLElement>('.chip-row');
+  const beside = row ? getComputedStyle(row).gridColumnStart === '2' : false;
+  const top = beside && card ? card.getBoundingClientRect().top + window.scrollY : 0;
+  const head = card?.querySelector<HTMLElement>(':scope > .card-head')?.offsetHeight ?? 60;
+  const pad = card ? parseFloat(getComputedStyle(card).paddingTop) * 2 + 8 : 24;
+  return Math.max(200, Math.floor(window.innerHeight - top - head - pad));
+}
+
+/** Most the legend is enlarged for readable text (beyond it the legend would crowd out the chip). */
+const MAX_LEGEND_K = 2;
+
 export function ChipView(props: ChipViewProps) {
   const spec = useMemo(() => floorplanOf(props.chip), [props.chip]);
-  const geo = useMemo(() => chipGeometry(props.chip), [props.chip]);
+  // the legend grows when its text would be smaller than readable at the view's scale
+  const [legendK, setLegendK] = useState(1);
+  const geo = useMemo(() => chipGeometry(props.chip, legendK), [props.chip, legendK]);
+  const [maxHeight, setMaxHeight] = useState(760);
+  useEffect(() => {
+    const measure = () => setMaxHeight(Math.min(760, fitHeight()));
+    measure();
+    window.addEventListener('resize', measure);
+    const offAppearance = onAppearance(() => requestAnimationFrame(measure));
+    const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    const head = document.querySelector('[data-testid="view-chip"] > .card-head');
+    const main = document.querySelector('.main');
+    if (head) ro?.observe(head);
+    if (main) ro?.observe(main);
+    return () => {
+      window.removeEventListener('resize', measure);
+      offAppearance();
+      ro?.disconnect();
+    };
+  }, []);
+  // the keyboard cursor: a core the arrows move to (drawn as the hovered core), Enter inspects it
+  const cursor = useRef<number | null>(null);
+  const cursorText = useRef<HTMLParagraphElement>(null);
   const metrics = useMemo(() => metricsFor(spec), [spec]);
   const metricId = props.metric;
   const setMetricId = props.onMetric;
@@ -238,15 +285,20 @@ export function ChipView(props: ChipViewProps) {
       storeValue: t && mpb ? (tile) => t.mpbOccupancy[tile]! : undefined,
       tileFill,
       selected,
-      hover: hover.current,
+      hover: hover.current ?? (cursor.current !== null ? { kind: 'core', id: cursor.current } : null),
       showLabels,
       detail,
       visible: view && view.zoom > 1 ? view.visible : undefined,
+      minText: view ? (MIN_CANVAS_TEXT_PX * palette.textScale) / view.pxPerUnit : 0,
     };
   };
   // exports draw the whole chip; the screen keeps the static layer as a bitmap (CanvasCard)
   const draw = (p: Painter) => drawChip(p, geo, frame(null));
   const layers = (view: ViewInfo) => {
+    // the legend's scale for readable text at the fitted scale (quarter steps; it shrinks back only well below)
+    const fitPx = view.pxPerUnit / Math.max(1, view.zoom);
+    const need = Math.min(MAX_LEGEND_K, Math.ceil(((MIN_CANVAS_TEXT_PX * palette.textScale) / (LEGEND_TEXT * fitPx)) * 4) / 4);
+    if (need > legendK || need < legendK - 0.5) queueMicrotask(() => setLegendK(Math.max(1, need)));
     const f = frame(view);
     detailNow.current = f.detail ?? 'cores';
     return {
@@ -259,21 +311,93 @@ export function ChipView(props: ChipViewProps) {
 
   const version = () => {
     const t = latest.current.telemetry;
-    return `${t?.version ?? -1}|${metricId}|${latest.current.window}|${hoverVersion.current}|${latest.current.selected}|${latest.current.runKey === sticky.current.key}|${String(latest.current.runKey)}`;
+    return `${t?.version ?? -1}|${metricId}|${latest.current.window}|${hoverVersion.current}|${cursor.current}|${latest.current.selected}|${latest.current.runKey === sticky.current.key}|${String(latest.current.runKey)}`;
+  };
+
+  /** Says where the keyboard cursor is (a live region: screen readers read it as it moves). */
+  const describeCursor = () => {
+    const el = cursorText.current;
+    if (!el) return;
+    const c = cursor.current;
+    if (c === null) {
+      el.textContent = '';
+      delete el.dataset.core;
+      return;
+    }
+    const t = latest.current.telemetry;
+    const value = t ? ` · ${metric.label}: ${metric.format(metric.value(t, c, latest.current.window))}` : '';
+    el.textContent = `Core ${c} · ${where(Math.floor(c / K))}${value} · ${latest.current.participants.has(c) ? 'runs the workload' : 'idle'}. Enter: inspect, Escape: close.`;
+    el.dataset.core = String(c);
+  };
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLCanvasElement>) => {
+    const { chip, selected, onSelect } = latest.current;
+    if (isArrow(e.key)) {
+      e.preventDefault();
+      const next = moveCore(cursor.current ?? selected, e.key, chip.topo.width, chip.topo.height, chip.topo.coresPerTile);
+      cursor.current = next;
+      // with the inspector open it follows the cursor
+      if (selected !== null) onSelect(next);
+      hoverVersion.current++;
+      describeCursor();
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      if (cursor.current === null) cursor.current = selected ?? 0;
+      onSelect(cursor.current);
+      hoverVersion.current++;
+      describeCursor();
+    } else if (e.key === 'Escape') {
+      if (selected !== null) {
+        e.preventDefault();
+        onSelect(null);
+      }
+    } else if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      cursor.current = e.key === 'Home' ? 0 : cores - 1;
+      if (selected !== null) onSelect(cursor.current);
+      hoverVersion.current++;
+      describeCursor();
+    }
+  };
+  const table: ChartTable = {
+    caption: `each core's ${metric.label} (${props.window === 'recent' ? 'recent' : 'whole run'})`,
+    columns: ['core', 'tile (x,y)', metric.label, 'in the workload'],
+    rows: () => {
+      const { telemetry: t, window: w, participants, chip } = latest.current;
+      return Array.from({ length: Math.min(cores, 4096) }, (_, c) => {
+        const tile = Math.floor(c / K);
+        return [String(c), `${tile} (${tile % chip.topo.width},${Math.floor(tile / chip.topo.width)})`, t ? metric.format(metric.value(t, c, w)) : '–', participants.has(c) ? 'yes' : 'no'];
+      });
+    },
   };
 
   return (
     <CanvasCard
       id="chip"
       title={`Chip: ${props.chip.config.name}, ${props.chip.topo.width}×${props.chip.topo.height} mesh, ${cores} cores`}
-      subtitle={`Hover for values, click a core to inspect it${cores > 128 ? '; wheel or +/− to zoom, drag to pan' : ''}.`}
+      subtitle={`Hover for values, click a core to inspect it (or focus the chip: arrow keys, Enter)${cores > 128 ? '; wheel or +/− to zoom, drag to pan' : ''}.`}
       world={{ w: geo.width, h: geo.height }}
-      maxHeight={760}
+      maxHeight={maxHeight}
       draw={draw}
       layers={layers}
       version={version}
       className="chip-card"
       zoomable
+      table={table}
+      canvasProps={{
+        tabIndex: 0,
+        role: 'application',
+        'aria-roledescription': 'chip floorplan',
+        'aria-label': `Chip floorplan, ${cores} cores: arrow keys move between cores, Enter opens the core inspector, Escape closes it`,
+        'aria-describedby': 'chip-cursor',
+        onKeyDown,
+        onBlur: () => {
+          if (cursor.current !== null && latest.current.selected === null) {
+            cursor.current = null;
+            hoverVersion.current++;
+            describeCursor();
+          }
+        },
+      }}
       toolbar={
         <>
           <label className="inline">
@@ -320,6 +444,7 @@ export function ChipView(props: ChipViewProps) {
         data-store={spec.tileStore?.label ?? ''}
         data-unit={unit?.label ?? ''}
       />
+      <p ref={cursorText} id="chip-cursor" className="chip-cursor" data-testid="chip-cursor" aria-live="polite" />
       {unit ? <p ref={unitReadout} className="sub unit-readout" data-testid="unit-occupancy" aria-live="off" /> : null}
     </CanvasCard>
   );

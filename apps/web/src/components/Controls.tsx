@@ -8,6 +8,8 @@ import { useEffect, useRef } from 'react';
 import { simRate, simTime } from '../lib/format';
 import { frameLoop } from '../sim/frame-loop';
 import type { LiveRun, RunStatus } from '../sim/live-run';
+import { PauseClock, QUANTITIES, runningWallMs } from '../sim/telemetry-quantities';
+import { Term } from './Term';
 
 /** Writes `text` unless the element shows it already (a rewrite would cost a layout). */
 export function setText(el: HTMLElement | null, text: string): void {
@@ -29,6 +31,8 @@ export interface ControlsProps {
   run: LiveRun | null;
   status: RunStatus;
   canRun: boolean;
+  /** Why the experiment cannot run (shown beside Run while it is disabled). */
+  disabledReason?: string | null;
   speed: number;
   onSpeed(nsPerS: number): void;
   onRun(): void;
@@ -57,8 +61,16 @@ export function Controls(props: ControlsProps) {
 
   useEffect(() => {
     let last = -Infinity;
+    // wall time paused by the user does not count in "simulated per wall second"
+    const pauses = new PauseClock();
+    let pausesOf: LiveRun | null = null;
     return frameLoop.add((now) => {
       const run = latest.current.run;
+      if (run !== pausesOf) {
+        pauses.reset();
+        pausesOf = run;
+      }
+      if (run) pauses.observe(run.status === 'paused', performance.now());
       if (run && run.status === 'running' && now - last < 1000 / TEXT_HZ) return;
       last = now;
       if (!run || run.status === 'ready') {
@@ -71,14 +83,14 @@ export function Controls(props: ControlsProps) {
       }
       const p = run.progress();
       const simNs = p.simTimePs / 1000;
-      const wall = run.results ? run.wallMs : p.wallMs;
+      const wall = runningWallMs(run.results ? run.wallMs : p.wallMs, pauses.pausedMs(performance.now()));
       const stopNs = run.experiment.stop.maxTimeNs;
       let frac = p.participants > 0 ? p.finishedCores / p.participants : 0;
       if (stopNs) frac = Math.max(frac, simNs / stopNs);
       if (run.status === 'done' || run.status === 'stopped') frac = 1;
-      setText(time.current, simTime(simNs, 4));
-      setText(rate.current, `${simRate(simNs, wall)} (${(wall / 1000).toFixed(1)} s wall)`);
-      setText(epoch.current, String(p.epoch));
+      setText(time.current, QUANTITIES.chipClockNs.format(simNs));
+      setText(rate.current, `${simRate(simNs, wall)} (${(wall / 1000).toFixed(1)} s running)`);
+      setText(epoch.current, QUANTITIES.epochs.format(p.epoch));
       setText(cores.current, `${p.finishedCores} / ${p.participants}`);
       if (bar.current) bar.current.style.width = `${Math.round(Math.min(1, frac) * 100)}%`;
     });
@@ -95,7 +107,15 @@ export function Controls(props: ControlsProps) {
             ❚❚ Pause
           </button>
         ) : (
-          <button type="button" className="primary" onClick={props.onRun} disabled={!canRun && !(status === 'paused')} data-testid="run" aria-keyshortcuts="Space">
+          <button
+            type="button"
+            className="primary"
+            onClick={props.onRun}
+            disabled={!canRun && !(status === 'paused')}
+            data-testid="run"
+            aria-keyshortcuts="Space"
+            aria-describedby={!canRun && status !== 'paused' && props.disabledReason ? 'run-disabled-reason' : undefined}
+          >
             ▶ {status === 'paused' ? 'Resume' : finished ? 'Run again' : 'Run'}
           </button>
         )}
@@ -119,25 +139,32 @@ export function Controls(props: ControlsProps) {
           {STATUS_TEXT[status]}
         </span>
       </div>
+      {!canRun && !running && status !== 'paused' && props.disabledReason ? (
+        <p className="run-disabled-reason" id="run-disabled-reason" data-testid="run-disabled-reason">
+          {props.disabledReason}
+        </p>
+      ) : null}
       <div className="progress" aria-label="Progress">
         <div className="progress-track">
           <div className="progress-bar" ref={bar} data-testid="progress" />
         </div>
         <dl className="progress-stats">
-          <div>
-            <dt>simulated time</dt>
+          <div title={QUANTITIES.chipClockNs.title}>
+            <dt>{QUANTITIES.chipClockNs.label}</dt>
             <dd ref={time} data-testid="sim-time">
               0 ns
             </dd>
           </div>
-          <div>
+          <div title="simulated time per second of wall time the run was going (paused time does not count)">
             <dt>simulated per wall second</dt>
             <dd ref={rate} data-testid="sim-rate">
               –
             </dd>
           </div>
           <div>
-            <dt>epoch</dt>
+            <dt>
+              <Term id="epoch" />
+            </dt>
             <dd ref={epoch} data-testid="epoch">
               0
             </dd>

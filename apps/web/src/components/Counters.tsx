@@ -1,18 +1,14 @@
-/** Headline counters of the running chip, written from the frame loop (TEXT_HZ while running). */
+/**
+ * Headline counters of the running chip, written from the frame loop (TEXT_HZ while running).
+ * The quantities and their labels are telemetry-quantities.ts's (the results show the same
+ * ones under the same labels).
+ */
 import { useEffect, useRef } from 'react';
-import { C, CTRL } from '@manycore/engine';
-import { num, watts } from '../lib/format';
 import { frameLoop } from '../sim/frame-loop';
 import type { LiveRun } from '../sim/live-run';
+import { COUNTER_IDS, COUNTER_TESTIDS, emptyTotals, liveTotals, QUANTITIES } from '../sim/telemetry-quantities';
 import { TEXT_HZ } from './Controls';
-
-const ITEMS = [
-  { id: 'power', label: 'chip power' },
-  { id: 'ops', label: 'loads + stores' },
-  { id: 'dram', label: 'DRAM requests' },
-  { id: 'flits', label: 'flits on links' },
-  { id: 'messages', label: 'messages' },
-] as const;
+import { Term } from './Term';
 
 export function Counters({ run }: { run: LiveRun | null }) {
   const refs = useRef<Record<string, HTMLElement | null>>({});
@@ -22,6 +18,7 @@ export function Counters({ run }: { run: LiveRun | null }) {
     let drawn = -2;
     let drawnRun: LiveRun | null = null;
     let drawnAt = -Infinity;
+    const totals = emptyTotals();
     return frameLoop.add((now) => {
       const r = latest.current;
       const t = r && r.status !== 'ready' ? r.telemetry : null;
@@ -36,32 +33,19 @@ export function Counters({ run }: { run: LiveRun | null }) {
         if (el && el.textContent !== text) el.textContent = text;
       };
       if (!t) {
-        for (const it of ITEMS) set(it.id, '–');
+        for (const id of COUNTER_IDS) set(id, '–');
         return;
       }
-      let ops = 0;
-      let msgs = 0;
-      for (let c = 0; c < t.cores; c++) {
-        ops += t.core(c, C.loads) + t.core(c, C.stores);
-        msgs += t.core(c, C.messagesSent);
-      }
-      let req = 0;
-      for (let m = 0; m < t.chip.controllers; m++) req += t.ctrl(m, CTRL.requests);
-      let flits = 0;
-      for (const l of t.links) flits += t.views.links[l.id * 4]!;
-      set('power', watts(t.chipPowerW()));
-      set('ops', num(ops, 4));
-      set('dram', num(req, 4));
-      set('flits', num(flits, 4));
-      set('messages', num(msgs, 4));
+      liveTotals(t, totals);
+      for (const id of COUNTER_IDS) set(id, QUANTITIES[id].format(totals[id]));
     });
   }, []);
   return (
     <dl className="counters" data-testid="counters">
-      {ITEMS.map((it) => (
-        <div key={it.id}>
-          <dt>{it.label}</dt>
-          <dd ref={(el) => void (refs.current[it.id] = el)} data-testid={`counter-${it.id}`}>
+      {COUNTER_IDS.map((id) => (
+        <div key={id} title={QUANTITIES[id].title}>
+          <dt>{QUANTITIES[id].term ? <Term id={QUANTITIES[id].term}>{QUANTITIES[id].label}</Term> : QUANTITIES[id].label}</dt>
+          <dd ref={(el) => void (refs.current[id] = el)} data-testid={COUNTER_TESTIDS[id] ?? `counter-${id}`}>
             –
           </dd>
         </div>

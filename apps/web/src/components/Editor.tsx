@@ -5,11 +5,32 @@
  * Switching to a preset of another family clears the overrides (they are another family's
  * config paths) and says so.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { FAMILIES, familyOf, PRESETS, type WorkloadRegistry } from '@manycore/engine';
 import { applyVariant, CHIP_VARIANTS, variantOf } from '../lib/chip-variants';
-import { chipFields, experimentFields, familyOfPreset, fieldValue, parseInput, withField, withPreset, workloadFields, type Draft, type Field, type Validation } from '../lib/params';
+import {
+  chipCores,
+  chipFields,
+  experimentFields,
+  familyOfPreset,
+  fieldValue,
+  followChip,
+  OVERRIDES_KEY,
+  overridesProblem,
+  parseInput,
+  withField,
+  withPreset,
+  workloadFields,
+  type Draft,
+  type Field,
+  type Validation,
+} from '../lib/params';
 import { CORES_PER_WORKER_CHOICES, effectiveCoresPerWorker, type CoresPerWorker } from '../lib/workers';
+import { Term } from './Term';
+import type { TermId } from '../lib/glossary';
+/** Fields whose label is a glossary term (definition on hover). */
+const FIELD_TERMS: Partial<Record<string, TermId>> = { 'exp.quantumNs': 'quantum', 'param.divisor': 'divisor' };
+
 
 /** Presets grouped by family, families in registry order. */
 function presetGroups(): { family: string; title: string; presets: [string, (typeof PRESETS)[string]][] }[] {
@@ -28,10 +49,17 @@ function workloadFamilies(w: { families?: readonly string[] }): readonly string[
   return w.families ?? ['scc'];
 }
 
+/** The data-testid of a field's message: `field-error-<param>` for a workload parameter, `field-error-<chip-…|exp-…>` for the others. */
+export function fieldErrorTestId(field: Pick<Field, 'key' | 'name'>): string {
+  return `field-error-${field.key.startsWith('param.') ? field.name : field.key.replace(/\./g, '-')}`;
+}
+
 function FieldInput(props: { field: Field; value: unknown; error?: string; disabled: boolean; onChange(v: unknown): void }) {
   const { field, value, error, disabled } = props;
   const id = `f-${field.key.replace(/\W+/g, '-')}`;
   const testId = field.key.startsWith('param.') ? `param-${field.name}` : field.key.replace(/\./g, '-');
+  // the message first (read first by a screen reader), then the help
+  const describedBy = [error ? `${id}-err` : '', `${id}-help`].filter(Boolean).join(' ');
   const shown = value === undefined || value === null ? '' : String(value);
   const [text, setText] = useState(shown);
   useEffect(() => setText(shown), [shown]);
@@ -39,10 +67,21 @@ function FieldInput(props: { field: Field; value: unknown; error?: string; disab
   const help = [field.description, field.default !== undefined ? `default ${String(field.default)}` : '', range ? `range${range}` : ''].filter(Boolean).join(' · ');
   let input;
   if (field.kind === 'boolean')
-    input = <input id={id} type="checkbox" checked={value === true} disabled={disabled} onChange={(e) => props.onChange(e.target.checked)} data-testid={testId} />;
+    input = (
+      <input
+        id={id}
+        type="checkbox"
+        checked={value === true}
+        disabled={disabled}
+        aria-invalid={!!error}
+        aria-describedby={describedBy}
+        onChange={(e) => props.onChange(e.target.checked)}
+        data-testid={testId}
+      />
+    );
   else if (field.kind === 'enum')
     input = (
-      <select id={id} value={shown} disabled={disabled} onChange={(e) => props.onChange(e.target.value)} data-testid={testId}>
+      <select id={id} value={shown} disabled={disabled} aria-invalid={!!error} aria-describedby={describedBy} onChange={(e) => props.onChange(e.target.value)} data-testid={testId}>
         {field.options!.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -59,7 +98,7 @@ function FieldInput(props: { field: Field; value: unknown; error?: string; disab
         value={text}
         disabled={disabled}
         aria-invalid={!!error}
-        aria-describedby={error ? `${id}-err` : undefined}
+        aria-describedby={describedBy}
         onChange={(e) => {
           setText(e.target.value);
           props.onChange(parseInput(field, e.target.value));
@@ -70,15 +109,17 @@ function FieldInput(props: { field: Field; value: unknown; error?: string; disab
   return (
     <div className={`field ${error ? 'invalid' : ''}`}>
       <label htmlFor={id} title={help}>
-        {field.label}
+        {FIELD_TERMS[field.key] ? <Term id={FIELD_TERMS[field.key]!}>{field.label}</Term> : field.label}
       </label>
       {input}
-      {help ? <small className="help">{help}</small> : null}
       {error ? (
-        <small className="error" id={`${id}-err`} role="alert" data-testid={`error-${testId}`}>
+        <small className="field-error" id={`${id}-err`} role="alert" data-testid={fieldErrorTestId(field)}>
           {error}
         </small>
       ) : null}
+      <small className="help" id={`${id}-help`}>
+        {help}
+      </small>
     </div>
   );
 }
@@ -94,9 +135,11 @@ export interface EditorProps {
   /** Cores of the chip shown (for the 'auto' layout's label). */
   cores?: number;
   hostCpus: number;
+  /** The overrides JSON text's own problem (null: it parses), for the page to block Run with. */
+  onOverridesProblem?(problem: string | null): void;
 }
 
-export function Editor({ draft, validation, registry, disabled, onChange, coresPerWorker, onCoresPerWorker, cores, hostCpus }: EditorProps) {
+export function Editor({ draft, validation, registry, disabled, onChange, coresPerWorker, onCoresPerWorker, cores, hostCpus, onOverridesProblem }: EditorProps) {
   const family = familyOfPreset(draft.chip.preset) ?? 'scc';
   const wFields = useMemo(() => workloadFields(registry, draft.workload.name), [registry, draft.workload.name]);
   const cFields = useMemo(() => chipFields(family), [family]);
@@ -104,6 +147,7 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
   const groups = useMemo(() => presetGroups(), []);
   const variants = useMemo(() => variantsFor(family), [family]);
   const [presetNote, setPresetNote] = useState<string | null>(null);
+  const [coresNote, setCoresNote] = useState<string | null>(null);
   const def = registry[draft.workload.name];
   const variant = variantOf(draft.chip);
   const runsHere = Object.values(registry).filter((w) => workloadFamilies(w).includes(family));
@@ -114,15 +158,21 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
    * a note that says what went. `own`: the overrides belong to the new choice (a mesh-size variant's).
    */
   const choose = (next: { preset: string; overrides: Record<string, unknown> }, own: boolean) => {
+    // the workload's core-count parameter follows a chip of another size, or is flagged (followChip)
+    const follow = (d: Draft) => {
+      const r = followChip(d, registry, chipCores(draft.chip), chipCores(d.chip));
+      setCoresNote(r.note);
+      return r.draft;
+    };
     if (familyOfPreset(next.preset) === family) {
       setPresetNote(null);
-      onChange({ ...draft, chip: next });
+      onChange(follow({ ...draft, chip: next }));
       return;
     }
     const r = withPreset(draft, next.preset);
     const to = PRESETS[next.preset];
     setPresetNote(r.cleared ? `Switched to the ${to ? familyOf(to.family).title : next.preset} family: cleared ${r.cleared}.` : null);
-    onChange({ ...r.draft, chip: { preset: next.preset, overrides: own ? next.overrides : {} } });
+    onChange(follow({ ...r.draft, chip: { preset: next.preset, overrides: own ? next.overrides : {} } }));
   };
   const [overridesText, setOverridesText] = useState(JSON.stringify(draft.chip.overrides, null, 1));
   const [overridesError, setOverridesError] = useState<string | null>(null);
@@ -131,6 +181,21 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
     setOverridesText(canonicalOverrides);
     setOverridesError(null);
   }, [canonicalOverrides]);
+  // the page blocks Run while the text does not parse (the draft still has the last good overrides)
+  useEffect(() => onOverridesProblem?.(overridesError), [overridesError, onOverridesProblem]);
+  useEffect(() => () => onOverridesProblem?.(null), [onOverridesProblem]);
+  const overridesShown = overridesError ?? validation.fieldErrors[OVERRIDES_KEY] ?? null;
+  // a folded section that gets a problem opens, so the message beside the field is seen
+  const chipDetails = useRef<HTMLDetailsElement>(null);
+  const runDetails = useRef<HTMLDetailsElement>(null);
+  const overridesDetails = useRef<HTMLDetailsElement>(null);
+  const problemKeys = Object.keys(validation.fieldErrors).join(' ');
+  useEffect(() => {
+    const keys = problemKeys.split(' ');
+    if (chipDetails.current && keys.some((k) => k.startsWith('chip.') && k !== OVERRIDES_KEY)) chipDetails.current.open = true;
+    if (runDetails.current && keys.some((k) => k.startsWith('exp.'))) runDetails.current.open = true;
+    if (overridesDetails.current && (keys.includes(OVERRIDES_KEY) || overridesError)) overridesDetails.current.open = true;
+  }, [problemKeys, overridesError]);
   const field = (f: Field) => (
     <FieldInput key={f.key} field={f} value={fieldValue(draft, f)} error={validation.fieldErrors[f.key]} disabled={disabled} onChange={(v) => onChange(withField(draft, f, v))} />
   );
@@ -177,6 +242,14 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
             </select>
           </div>
         ) : null}
+        {coresNote ? (
+          <p className="cores-note" role="status" data-testid="cores-note">
+            {coresNote}{' '}
+            <button type="button" className="small link" onClick={() => setCoresNote(null)} aria-label="Dismiss the note">
+              OK
+            </button>
+          </p>
+        ) : null}
       </fieldset>
       <fieldset disabled={disabled}>
         <legend>Workload</legend>
@@ -202,13 +275,13 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
         </div>
         {wFields.map(field)}
       </fieldset>
-      <details>
+      <details ref={chipDetails}>
         <summary>Chip parameters</summary>
         <fieldset disabled={disabled} data-testid="chip-fields" data-family={family}>
           {cFields.length > 0 ? cFields.map(field) : <p className="help">No fields for this family: use the chip overrides (JSON).</p>}
         </fieldset>
       </details>
-      <details>
+      <details ref={runDetails}>
         <summary>Run settings</summary>
         <fieldset disabled={disabled}>
           {eFields.map(field)}
@@ -238,7 +311,7 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
           </div>
         </fieldset>
       </details>
-      <details>
+      <details ref={overridesDetails}>
         <summary>Chip overrides (JSON)</summary>
         <fieldset disabled={disabled}>
           <textarea
@@ -246,26 +319,24 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
             spellCheck={false}
             value={overridesText}
             aria-label="Chip overrides as JSON"
+            aria-invalid={!!overridesShown}
+            aria-describedby={overridesShown ? 'overrides-err overrides-help' : 'overrides-help'}
             data-testid="overrides-json"
             onChange={(e) => {
               setOverridesText(e.target.value);
-              try {
-                const v: unknown = JSON.parse(e.target.value || '{}');
-                if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('expected a JSON object');
-                setOverridesError(null);
-                onChange({ ...draft, chip: { ...draft.chip, overrides: v as Record<string, unknown> } });
-              } catch (err) {
-                setOverridesError(err instanceof Error ? err.message : String(err));
-              }
+              const r = overridesProblem(e.target.value);
+              setOverridesError(r.problem);
+              if (r.value) onChange({ ...draft, chip: { ...draft.chip, overrides: r.value } });
             }}
           />
-          {overridesError ? (
-            <small className="error" role="alert">
-              {overridesError}
+          {overridesShown ? (
+            <small className="field-error" id="overrides-err" role="alert" data-testid="field-error-overrides-json">
+              {overridesShown}
             </small>
-          ) : (
-            <small className="help">Partial chip config merged over the preset, e.g. {'{"clocks":{"divisor":5}}'}.</small>
-          )}
+          ) : null}
+          <small className="help" id="overrides-help">
+            Partial chip config merged over the preset, e.g. {'{"clocks":{"divisor":5}}'}.
+          </small>
         </fieldset>
       </details>
       {validation.general.length > 0 ? (

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, STALL_NAMES, type FloorplanSpec, type ResolvedChip } from '@manycore/engine';
 import { controllerLabel, domainLabel, floorplanOf, hasDomains, hasMpb } from '../lib/floorplan';
-import { bytes, joules, num, pct, simTime, watts } from '../lib/format';
+import { bytes, joules, num, pct, simTime, size, watts } from '../lib/format';
 import { frameLoop } from '../sim/frame-loop';
 import { stallApplies, stallLabel } from '../sim/metrics';
 import type { Telemetry } from '../sim/telemetry';
@@ -39,7 +39,7 @@ const ROWS: Row[] = [
   { key: 'dram', label: 'DRAM reads / writes', value: (t, c) => `${num(t.core(c, C.dramReads), 5)} / ${num(t.core(c, C.dramWrites), 5)}` },
   { key: 'mpb', label: 'MPB reads / writes', value: (t, c) => `${num(t.core(c, C.mpbReads), 5)} / ${num(t.core(c, C.mpbWrites), 5)}`, applies: hasMpb },
   { key: 'msgs', label: 'Messages sent / received', value: (t, c) => `${num(t.core(c, C.messagesSent), 5)} / ${num(t.core(c, C.messagesReceived), 5)}` },
-  { key: 'bytes', label: 'Bytes sent / received', value: (t, c) => `${num(t.core(c, C.bytesSent), 5)} / ${num(t.core(c, C.bytesReceived), 5)}` },
+  { key: 'bytes', label: 'Bytes sent / received', value: (t, c) => `${size(t.core(c, C.bytesSent), 4)} / ${size(t.core(c, C.bytesReceived), 4)}` },
   { key: 'flushes', label: 'Flushes', value: (t, c) => num(t.core(c, C.flushes), 5) },
   { key: 'flits', label: 'Flits injected', value: (t, c) => num(t.core(c, C.flits), 5) },
   { key: 'power', label: 'Power (last epoch)', value: (t, c) => watts(t.corePowerW(c)) },
@@ -97,7 +97,18 @@ export function Inspector(props: { core: number; chip: ResolvedChip; telemetry: 
   const chip = props.chip;
   const tile = Math.floor(props.core / chip.topo.coresPerTile);
   return (
-    <aside className="inspector card" data-testid="inspector" aria-label={`Core ${props.core} inspector`}>
+    <aside
+      className="inspector card"
+      data-testid="inspector"
+      aria-label={`Core ${props.core} inspector`}
+      onKeyDown={(e) => {
+        // Escape closes it, and the keyboard goes back to the chip view
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        props.onClose();
+        document.querySelector<HTMLElement>('[data-testid="canvas-chip"]')?.focus();
+      }}
+    >
       <header className="card-head">
         <div>
           <h3>Core {props.core}</h3>

@@ -1,74 +1,117 @@
 /** A finished run: digest, key numbers, the workload's rows (table and chart), exports. */
 import { useMemo, useState } from 'react';
-import type { Results } from '@manycore/engine';
+import type { Results, WorkloadChart } from '@manycore/engine';
+import { workloads } from '@manycore/workloads';
 import { CATEGORY, drawXY } from '../charts/draw';
 import { coreRecords, seriesRecords, toCsv } from '../lib/csv';
 import { downloadText, safeName } from '../lib/download';
-import { joules, num, simTime, watts } from '../lib/format';
-import { chooseAxes, groupPoints } from '../lib/rows';
+import { count, FIELD_DISPLAY_NAMES, fieldName, fieldUnit, formatField, formatTick } from '../lib/format';
+import { axesFor, coincidentSeries, groupPoints, moreRowsNote, seriesDash } from '../lib/rows';
+import { QUANTITIES, RESULT_IDS, resultTotals, type QuantityId } from '../sim/telemetry-quantities';
 import { CanvasCard } from './CanvasCard';
 import { PaperBesidePanel } from './PaperBeside';
 
-export function keyNumbers(r: Results): { key: string; label: string; value: number; format(v: number): string }[] {
-  const s = r.simulated;
-  return [
-    { key: 'endTimeNs', label: 'simulated time', value: s.endTimeNs, format: (v) => simTime(v, 5) },
-    { key: 'avgPowerW', label: 'average chip power', value: s.chip.avgPowerW, format: watts },
-    { key: 'energyJ', label: 'chip energy', value: s.chip.energyJ, format: joules },
-    { key: 'loads', label: 'loads', value: s.chip.loads, format: (v) => num(v, 6) },
-    { key: 'stores', label: 'stores', value: s.chip.stores, format: (v) => num(v, 6) },
-    { key: 'dramReads', label: 'DRAM reads', value: s.chip.dramReads, format: (v) => num(v, 6) },
-    { key: 'flits', label: 'flits', value: s.chip.flits, format: (v) => num(v, 6) },
-    { key: 'epochs', label: 'epochs', value: s.epochs, format: (v) => num(v, 6) },
-  ];
+/** The key numbers of a run, labelled and formatted as everywhere else on the page (telemetry-quantities.ts). */
+export function keyNumbers(r: Results): { key: QuantityId; label: string; title: string; value: number; format(v: number): string }[] {
+  const totals = resultTotals(r);
+  return RESULT_IDS.map((id) => ({ key: id, label: QUANTITIES[id].label, title: QUANTITIES[id].title, value: totals[id], format: QUANTITIES[id].format }));
 }
 
-export function RowsChart({ id, sets }: { id: string; sets: { label: string; rows: Record<string, unknown>[]; dash?: number[] }[] }) {
+/** The workload's declared default chart (WorkloadDef.chart), if the workload is known. */
+export function chartOf(workload: string): WorkloadChart | null {
+  return workloads[workload]?.chart ?? null;
+}
+
+/** A column header: the field's shown name, with a note when the results JSON calls it something else. */
+function Header({ k }: { k: string }) {
+  const renamed = FIELD_DISPLAY_NAMES[k];
+  return (
+    <th scope="col" title={renamed ? renamed.note : undefined}>
+      {fieldName(k)}
+    </th>
+  );
+}
+
+type Set_ = { label: string; rows: Record<string, unknown>[]; dash?: number[] };
+
+export function RowsChart({ id, sets, chart }: { id: string; sets: Set_[]; chart?: WorkloadChart | null }) {
   const allRows = useMemo(() => sets.flatMap((s) => s.rows), [sets]);
-  const auto = useMemo(() => chooseAxes(allRows), [allRows]);
+  const auto = useMemo(() => axesFor(allRows, chart), [allRows, chart]);
   const [x, setX] = useState<string | null>(null);
   const [y, setY] = useState<string | null>(null);
   const xs = x && auto.numeric.includes(x) ? x : auto.x;
   const ys = y && auto.numeric.includes(y) ? y : auto.y;
+  const groups = useMemo(() => {
+    if (!xs || !ys) return [];
+    return sets.flatMap((s, si) =>
+      groupPoints(s.rows, xs, ys, auto.group).map((g, gi) => ({
+        label: sets.length > 1 ? `${s.label}: ${g.label}` : g.label,
+        color: CATEGORY[gi % CATEGORY.length]!,
+        // one dash pattern per series (per run when several runs share the chart), so lines that overlap stay apart
+        dash: sets.length > 1 ? (s.dash ?? seriesDash(si)) : seriesDash(gi),
+        points: g.points,
+      })),
+    );
+  }, [sets, xs, ys, auto.group]);
+  const together = useMemo(() => coincidentSeries(groups), [groups]);
   if (!xs || !ys) return null;
-  const groups = sets.flatMap((s, si) =>
-    groupPoints(s.rows, xs, ys, auto.group).map((g, gi) => ({
-      label: sets.length > 1 ? `${s.label}: ${g.label}` : g.label,
-      color: CATEGORY[(gi + (sets.length > 1 ? 0 : si)) % CATEGORY.length]!,
-      ...(s.dash ? { dash: s.dash } : {}),
-      points: g.points,
-    })),
-  );
+  const declared = auto.declared && xs === auto.x && ys === auto.y;
+  const logX = declared ? auto.logX : undefined;
+  const xScale: 'auto' | 'linear' | number = logX === undefined ? 'auto' : logX ? (fieldUnit(xs) === 'bytes' ? 2 : 10) : 'linear';
   const key = JSON.stringify([xs, ys, sets.map((s) => s.rows.length)]);
+  const note = together.length ? ` · series coincide: ${together.map((t) => t.join(' = ')).join('; ')}` : '';
   return (
-    <CanvasCard
-      id={id}
-      title="Workload results"
-      subtitle={`${ys} against ${xs}${auto.group ? `, one line per ${auto.group}` : ''}`}
-      height={300}
-      draw={(p) => drawXY(p, groups, xs, ys)}
-      version={() => key}
-      toolbar={
-        <>
-          <label className="inline">
-            x{' '}
-            <select value={xs} onChange={(e) => setX(e.target.value)} data-testid={`${id}-x`}>
-              {auto.numeric.map((k) => (
-                <option key={k}>{k}</option>
-              ))}
-            </select>
-          </label>
-          <label className="inline">
-            y{' '}
-            <select value={ys} onChange={(e) => setY(e.target.value)} data-testid={`${id}-y`}>
-              {auto.numeric.map((k) => (
-                <option key={k}>{k}</option>
-              ))}
-            </select>
-          </label>
-        </>
-      }
-    />
+    <div className="rows-chart" data-testid={`${id}-chart`}>
+      <CanvasCard
+        id={id}
+        title="Workload results"
+        subtitle={`${fieldName(ys)} against ${fieldName(xs)}${auto.group ? `, one line per ${fieldName(auto.group)}` : ''}${auto.declared ? '' : ' (axes guessed from the rows)'}${note}`}
+        height={300}
+        draw={(p) =>
+          drawXY(p, groups, fieldName(xs), fieldName(ys), {
+            xScale,
+            logY: declared && auto.logY,
+            xFormat: (v) => formatTick(xs, v),
+            yFormat: (v) => formatTick(ys, v),
+          })
+        }
+        version={() => key}
+        table={{
+          caption: `${fieldName(ys)} against ${fieldName(xs)}, one row per point`,
+          columns: ['series', fieldName(xs), fieldName(ys)],
+          rows: () => groups.flatMap((g) => g.points.map(([a, b]) => [g.label, formatField(xs, a), formatField(ys, b)])),
+        }}
+        toolbar={
+          <>
+            <label className="inline">
+              x{' '}
+              <select value={xs} onChange={(e) => setX(e.target.value)} data-testid={`${id}-x`}>
+                {auto.numeric.map((k) => (
+                  <option key={k} value={k}>
+                    {fieldName(k)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="inline">
+              y{' '}
+              <select value={ys} onChange={(e) => setY(e.target.value)} data-testid={`${id}-y`}>
+                {auto.numeric.map((k) => (
+                  <option key={k} value={k}>
+                    {fieldName(k)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        }
+      />
+      {together.length ? (
+        <p className="sub series-coincide" data-testid={`${id}-coincide`}>
+          Series coincide (drawn on top of each other, told apart by their dash patterns): {together.map((t) => t.join(' = ')).join('; ')}.
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -79,14 +122,12 @@ export function RowsTable({ rows, max = 200 }: { rows: Record<string, unknown>[]
     return out;
   }, [rows]);
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Results rows">
       <table className="rows" data-testid="rows-table">
         <thead>
           <tr>
             {cols.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
+              <Header key={c} k={c} />
             ))}
           </tr>
         </thead>
@@ -94,13 +135,13 @@ export function RowsTable({ rows, max = 200 }: { rows: Record<string, unknown>[]
           {rows.slice(0, max).map((r, i) => (
             <tr key={i}>
               {cols.map((c) => (
-                <td key={c}>{typeof r[c] === 'number' ? num(r[c] as number, 6) : String(r[c] ?? '')}</td>
+                <td key={c}>{formatField(c, r[c])}</td>
               ))}
             </tr>
           ))}
         </tbody>
       </table>
-      {rows.length > max ? <p className="sub">{rows.length - max} more rows in the CSV export.</p> : null}
+      {rows.length > max ? <p className="sub">{moreRowsNote(rows.length - max)}</p> : null}
     </div>
   );
 }
@@ -108,13 +149,15 @@ export function RowsTable({ rows, max = 200 }: { rows: Record<string, unknown>[]
 export function ResultsPanel({ results, wallMs }: { results: Results; wallMs: number }) {
   const name = safeName(`${results.workload.name}-${results.digest}`);
   const rows = results.workload.rows as Record<string, unknown>[];
+  const sets = useMemo(() => [{ label: 'run', rows }], [rows]);
+  const h = results.host;
   return (
     <section className="card results" data-testid="results">
       <header className="card-head">
         <div>
           <h3>Results</h3>
           <p className="sub">
-            digest <code data-testid="digest">{results.digest}</code> · ran in {(wallMs / 1000).toFixed(2)} s on {results.host.workers} Web Workers ({results.host.coresPerWorker} cores each)
+            digest <code data-testid="digest">{results.digest}</code> · ran in {(wallMs / 1000).toFixed(2)} s on {count(h.workers, 'Web Worker')} ({count(h.coresPerWorker, 'core')} each)
             {results.simulated.stopped ? ' · stopped at the time limit' : ''}
           </p>
         </div>
@@ -135,7 +178,7 @@ export function ResultsPanel({ results, wallMs }: { results: Results; wallMs: nu
       </header>
       <dl className="keynums">
         {keyNumbers(results).map((k) => (
-          <div key={k.key}>
+          <div key={k.key} title={k.title}>
             <dt>{k.label}</dt>
             <dd data-testid={`result-${k.key}`}>{k.format(k.value)}</dd>
           </div>
@@ -143,7 +186,7 @@ export function ResultsPanel({ results, wallMs }: { results: Results; wallMs: nu
       </dl>
       <PaperBesidePanel results={results} />
       <RowsTable rows={rows} />
-      <RowsChart id="rows" sets={[{ label: 'run', rows }]} />
+      <RowsChart id="rows" sets={sets} chart={chartOf(results.workload.name)} />
     </section>
   );
 }

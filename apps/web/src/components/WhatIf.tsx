@@ -7,6 +7,7 @@ import { ISL, type ResolvedChip, type TimelineEvent } from '@manycore/engine';
 import { domainLabel, floorplanOf, hasDomains } from '../lib/floorplan';
 import { simTime } from '../lib/format';
 import type { LiveRun } from '../sim/live-run';
+import { Term } from './Term';
 
 export interface WhatIfProps {
   chip: ResolvedChip;
@@ -49,11 +50,13 @@ export function WhatIf({ chip, run, timeline, editable, onTimeline }: WhatIfProp
     <section className="card whatif" data-testid="whatif">
       <header className="card-head">
         <div>
-          <h3>What-if: voltage islands</h3>
+          <h3>
+            What-if: <Term id="island">voltage islands</Term>
+          </h3>
           <p className="sub">
             {active
-              ? 'Change a divisor now: it applies at the next epoch boundary and is recorded in the timeline.'
-              : 'Set a divisor for the start of the run (timeline event at 0 ns), or change it while the run goes on.'}
+              ? <>Change a <Term id="divisor" /> now: it applies at the next <Term id="epoch" /> boundary and is recorded in the timeline.</>
+              : <>Set a <Term id="divisor" /> for the start of the run (timeline event at 0 ns), or change it while the run goes on.</>}
           </p>
         </div>
       </header>

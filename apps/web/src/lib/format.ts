@@ -79,3 +79,141 @@ export function simRate(simNs: number, wallMs: number): string {
   if (wallMs <= 0) return '–';
   return `${simTime(simNs / (wallMs / 1000))}/s`;
 }
+
+// ---- counts, plurals and unit-aware formatting by field name ----
+
+/** Irregular plurals of the words the lab counts; others take an "s". */
+const PLURALS: Record<string, string> = { 'more row': 'more rows', 'flit-hop': 'flit-hops', process: 'processes', entry: 'entries' };
+
+/** The word for `n` things: "core" for 1, "cores" otherwise (an explicit plural wins). */
+export function plural(n: number, singular: string, pluralForm?: string): string {
+  return n === 1 ? singular : (pluralForm ?? PLURALS[singular] ?? `${singular}s`);
+}
+
+/** A count with its noun: "1 core", "48 cores", "2.5M flits" (digits: significant digits above 1e5). */
+export function count(n: number, singular: string, pluralForm?: string, digits = 4): string {
+  return `${integer(n, digits)} ${plural(n, singular, pluralForm)}`;
+}
+
+/** A whole number as is below 100 000 ("21901"), with an SI prefix above ("144k", "2.5M"). */
+export function integer(n: number, digits = 4): string {
+  if (!Number.isFinite(n)) return '–';
+  if (Number.isInteger(n) && Math.abs(n) < 1e5) return String(n);
+  return num(n, digits);
+}
+
+/** Byte sizes in the unit that reads best: 512 B, 4 KB, 1.5 KB, 64 MB (1 KB = 1024 B). */
+export function size(b: number, digits = 3): string {
+  if (!Number.isFinite(b)) return '–';
+  const a = Math.abs(b);
+  if (a >= 1 << 30) return `${num(b / (1 << 30), digits)} GB`;
+  if (a >= 1 << 20) return `${num(b / (1 << 20), digits)} MB`;
+  if (a >= 1024) return `${num(b / 1024, digits)} KB`;
+  return `${num(b, digits)} B`;
+}
+
+/** A clock frequency given in MHz: "533 MHz", "1.07 GHz". */
+export function freq(mhz: number, digits = 3): string {
+  return Math.abs(mhz) >= 1000 ? `${num(mhz / 1000, digits)} GHz` : `${num(mhz, digits)} MHz`;
+}
+
+/** What a field's name says about its unit (the lab puts units in names: timeNs, sizeBytes, powerW, freqMHz). */
+export type FieldUnit = 'ns' | 'ps' | 'us' | 'ms' | 'bytes' | 'W' | 'J' | 'MHz' | 'GHz' | 'V' | 'MBps' | 'GBps' | 'perW' | 'cycles' | 'share' | 'none';
+
+export function fieldUnit(key: string): FieldUnit {
+  if (/PerW$/.test(key)) return 'perW';
+  if (/^nsPer/.test(key)) return 'ns';
+  if (/Per[A-Z][A-Za-z]*$/.test(key)) return 'none'; // a rate: flitsPerUs, messagesPerInstruction
+  if (/(^n|N)s$/.test(key)) return 'ns';
+  if (/(^p|P)s$/.test(key)) return 'ps';
+  if (/(^u|U)s$/.test(key)) return 'us';
+  if (/(^m|[a-z]M)s$/.test(key)) return 'ms';
+  if (/(^b|B)ytes$/.test(key)) return 'bytes';
+  if (/MBps$/.test(key)) return 'MBps';
+  if (/GBps$/.test(key)) return 'GBps';
+  if (/(^w|[a-z]W)$/.test(key) || /^watts$/i.test(key)) return 'W';
+  if (/(^j|[a-z]J)$/.test(key)) return 'J';
+  if (/MHz$/.test(key)) return 'MHz';
+  if (/GHz$/.test(key)) return 'GHz';
+  if (/^volts$|[a-z]V$/.test(key)) return 'V';
+  if (/(^c|C)ycles$/.test(key)) return 'cycles';
+  if (/(^s|S)hare$|^utili[sz]ation$/.test(key)) return 'share';
+  return 'none';
+}
+
+/** The text for a unit in an axis or column label ("" when the name carries none). */
+export function unitLabel(u: FieldUnit): string {
+  const L: Record<FieldUnit, string> = {
+    ns: 'ns', ps: 'ps', us: 'µs', ms: 'ms', bytes: 'bytes', W: 'W', J: 'J', MHz: 'MHz', GHz: 'GHz', V: 'V', MBps: 'MB/s', GBps: 'GB/s', perW: 'per W', cycles: 'cycles', share: '%', none: '',
+  };
+  return L[u];
+}
+
+/** A value formatted by the unit its field name carries: timeNs 709715 -> "709.7 µs", bufferBytes 8192 -> "8 KB". */
+export function formatField(key: string, v: unknown, digits = 4): string {
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v !== 'number') return v === null || v === undefined ? '' : String(v);
+  if (!Number.isFinite(v)) return '–';
+  switch (fieldUnit(key)) {
+    case 'ns':
+      return simTime(v, digits);
+    case 'ps':
+      return simTime(v / 1000, digits);
+    case 'us':
+      return simTime(v * 1e3, digits);
+    case 'ms':
+      return simTime(v * 1e6, digits);
+    case 'bytes':
+      return Number.isInteger(v) && Math.abs(v) < 1024 ? count(v, 'byte') : size(v, digits);
+    case 'W':
+      return watts(v);
+    case 'J':
+      return joules(v);
+    case 'MHz':
+      return freq(v, digits);
+    case 'GHz':
+      return freq(v * 1000, digits);
+    case 'V':
+      return `${num(v, digits)} V`;
+    case 'MBps':
+      return `${num(v, digits)} MB/s`;
+    case 'GBps':
+      return `${num(v, digits)} GB/s`;
+    case 'perW':
+      return `${num(v, digits)} /W`;
+    case 'cycles':
+      return count(v, 'cycle', undefined, digits);
+    case 'share':
+      return pct(v);
+    default:
+      return Number.isInteger(v) ? integer(v, digits) : num(v, digits);
+  }
+}
+
+/**
+ * Fields whose name in the results JSON says less than it should: the web shows them under
+ * a better name (the JSON key stays, it is part of the digest). dvfs-kernels' wallNs is the
+ * kernel's simulated time, not host wall time.
+ */
+export const FIELD_DISPLAY_NAMES: Readonly<Record<string, { name: string; note: string }>> = {
+  wallNs: { name: 'kernelTimeNs', note: 'simulated time of the kernel (not host wall time); called wallNs in the results JSON and CSV' },
+};
+
+/** The name a results field is shown under (its JSON key unless FIELD_DISPLAY_NAMES renames it). */
+export function fieldName(key: string): string {
+  return FIELD_DISPLAY_NAMES[key]?.name ?? key;
+}
+
+/** An axis label for a field: its shown name and the unit values are drawn in ("kernelTimeNs (ns)"). */
+export function axisLabel(key: string): string {
+  const u = unitLabel(fieldUnit(key));
+  return u && u !== 'cycles' ? `${fieldName(key)} (${u})` : fieldName(key);
+}
+
+/** An axis tick of a field: short (3 digits), with the field's unit, counts without a noun. */
+export function formatTick(key: string, v: number): string {
+  const u = fieldUnit(key);
+  if (u === 'cycles' || u === 'none') return num(v, 3);
+  if (u === 'bytes') return size(v, 3);
+  return formatField(key, v, 3);
+}

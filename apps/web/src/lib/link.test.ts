@@ -96,4 +96,16 @@ describe('share links', () => {
     expect(fromBase64Url(toBase64Url(bytes))).toEqual(bytes);
     expect(fromBase64Url('a')).toBeNull();
   });
+
+  it('carries the digest of the run it came from, and refuses a damaged one', async () => {
+    const frag = await encodeExperiment(sample, '0123456789abcdef');
+    expect(frag).toMatch(/&d=0123456789abcdef$/);
+    expect(await decodeLink('#' + frag, workloads)).toEqual({ ok: true, experiment: sample, digest: '0123456789abcdef' });
+    const noDigest = await decodeLink('#' + (await encodeExperiment(sample)), workloads);
+    expect(noDigest && noDigest.ok && 'digest' in noDigest).toBe(false);
+    // a digest that is not 16 hex digits is never written, and is refused when read
+    expect(await encodeExperiment(sample, '<b>x</b>')).not.toContain('&d=');
+    const bad = await decodeLink('#' + frag.replace(/&d=.*$/, '&d=0123<script>'), workloads);
+    expect(bad).toEqual({ ok: false, problem: 'The link\'s results digest "0123<script>" is not 16 hexadecimal digits (it may have been cut or edited).' });
+  });
 });

@@ -6,6 +6,9 @@
  *   checksum  FNV-1a 32-bit of the experiment JSON text, 8 hex digits (detects edits and damage)
  *   data      base64url of the deflate-raw compressed experiment JSON (CompressionStream)
  *
+ *   &d=<digest> optional: the results digest of the run the link was copied from (16 hex
+ *               digits, digestOf); the lab shows it and, after the run, whether it matches
+ *
  * Decoding never evaluates anything: the JSON is parsed with JSON.parse and validated by the
  * engine's experiment schema (and prepareRun, so the chip and workload parameters are checked
  * too). Every failure returns a message naming what is wrong.
@@ -19,7 +22,11 @@ export const MAX_LINK_CHARS = 64 * 1024;
 /** Decompressed JSON larger than this is refused (a link is a few hundred bytes). */
 export const MAX_JSON_BYTES = 256 * 1024;
 
-export type LinkResult = { ok: true; experiment: Experiment } | { ok: false; problem: string };
+export const DIGEST_KEY = 'd';
+const DIGEST_RE = /^[0-9a-f]{16}$/;
+
+/** digest: the results digest the link says its run produced (absent for links made before a run finished). */
+export type LinkResult = { ok: true; experiment: Experiment; digest?: string } | { ok: false; problem: string };
 
 export function fnv1a(text: string): string {
   let h = 0x811c9dc5;
@@ -79,16 +86,20 @@ export function experimentJson(exp: Experiment): string {
   return JSON.stringify(exp);
 }
 
-/** Encodes an experiment as the hash fragment (without '#'). */
-export async function encodeExperiment(exp: Experiment): Promise<string> {
+/**
+ * Encodes an experiment as the hash fragment (without '#'); with `digest` (the results digest
+ * of a finished run of exactly this experiment) the link also says what its run must reproduce.
+ */
+export async function encodeExperiment(exp: Experiment, digest?: string): Promise<string> {
   const json = experimentJson(exp);
   const packed = await pump(new TextEncoder().encode(json), new CompressionStream('deflate-raw'), Infinity);
-  return `${LINK_KEY}=${LINK_FORMAT}.${fnv1a(json)}.${toBase64Url(packed)}`;
+  const d = digest !== undefined && DIGEST_RE.test(digest) ? `&${DIGEST_KEY}=${digest}` : '';
+  return `${LINK_KEY}=${LINK_FORMAT}.${fnv1a(json)}.${toBase64Url(packed)}${d}`;
 }
 
 /** A full URL for the experiment: base (without hash) + '#' + fragment. */
-export async function shareUrl(base: string, exp: Experiment): Promise<string> {
-  return `${base.split('#')[0]}#${await encodeExperiment(exp)}`;
+export async function shareUrl(base: string, exp: Experiment, digest?: string): Promise<string> {
+  return `${base.split('#')[0]}#${await encodeExperiment(exp, digest)}`;
 }
 
 /** Does the hash carry an experiment link at all? */
@@ -107,6 +118,10 @@ export async function decodeLink(hash: string, registry: WorkloadRegistry): Prom
   if (part === undefined) return null;
   const value = part.slice(LINK_KEY.length + 1);
   const fail = (problem: string): LinkResult => ({ ok: false, problem });
+  const digestPart = h.split('&').find((p) => p.startsWith(`${DIGEST_KEY}=`));
+  const digest = digestPart?.slice(DIGEST_KEY.length + 1);
+  if (digest !== undefined && !DIGEST_RE.test(digest))
+    return fail(`The link's results digest "${digest.slice(0, 24)}" is not 16 hexadecimal digits (it may have been cut or edited).`);
   if (value.length === 0) return fail('The link is empty: nothing follows "#x=". Copy the whole link again.');
   if (value.length > MAX_LINK_CHARS) return fail(`The link is too long (${value.length} characters; at most ${MAX_LINK_CHARS}).`);
   const pieces = value.split('.');
@@ -138,7 +153,7 @@ export async function decodeLink(hash: string, registry: WorkloadRegistry): Prom
   try {
     const experiment = parseExperiment(obj);
     prepareRun(experiment, registry);
-    return { ok: true, experiment };
+    return digest === undefined ? { ok: true, experiment } : { ok: true, experiment, digest };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     return fail(`The experiment in the link is not valid: ${msg}`);

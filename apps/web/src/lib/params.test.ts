@@ -1,14 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { defaultExperiment, prepareRun, PRESETS } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
-import { chipFieldPaths, chipFields, draftOf, experimentFields, fieldValue, parseInput, setPath, validateDraft, withField, withPreset, workloadFields } from './params';
+import {
+  chipCores,
+  chipFieldPaths,
+  chipFields,
+  draftOf,
+  experimentFields,
+  fieldKeyOf,
+  fieldValue,
+  followChip,
+  overridesProblem,
+  parseInput,
+  runBlockedReason,
+  setPath,
+  validateDraft,
+  withField,
+  withOverridesProblem,
+  withPreset,
+  workloadFields,
+  type Draft,
+} from './params';
 import { applyVariant, CHIP_VARIANTS, variantOf } from './chip-variants';
 
 describe('editor fields from the schemas', () => {
   it('derives workload fields with defaults, ranges and descriptions', () => {
     const f = workloadFields(workloads, 'memtest');
     expect(f.map((x) => x.name)).toEqual(['controller', 'accesses']);
-    expect(f[1]).toMatchObject({ key: 'param.accesses', kind: 'integer', default: 64, min: 1, max: 100000 });
+    expect(f[1]).toMatchObject({ key: 'param.accesses', kind: 'integer', default: 64, min: 1, max: 16384 });
     expect(f[0]!.max).toBeUndefined(); // MAX_SAFE_INTEGER is no real bound
     const enumField = workloadFields(workloads, 'stale-read').find((x) => x.name === 'mode');
     expect(enumField).toMatchObject({ kind: 'enum', options: ['both', 'no-flush', 'flush'] });
@@ -68,20 +87,125 @@ describe('draft validation', () => {
     let d = withField(base(), acc, 'many');
     expect(validateDraft(d, workloads).fieldErrors['param.accesses']).toMatch(/not a number/);
     d = withField(base(), acc, 0);
-    expect(validateDraft(d, workloads).fieldErrors['param.accesses']).toMatch(/>=\s*1|too small/i);
+    expect(validateDraft(d, workloads).fieldErrors['param.accesses']).toBe('at least 1 access');
+    d = withField(base(), acc, 2.5);
+    expect(validateDraft(d, workloads).fieldErrors['param.accesses']).toBe('a whole number');
     const div = chipFields().find((x) => x.name === 'clocks.divisor')!;
     d = withField(base(), div, 40);
-    expect(validateDraft(d, workloads).fieldErrors['chip.clocks.divisor']).toBeTruthy();
+    expect(validateDraft(d, workloads).fieldErrors['chip.clocks.divisor']).toBe('at most 16');
     const q = experimentFields()[1]!;
     d = withField(base(), q, -5);
-    expect(validateDraft(d, workloads).fieldErrors['exp.quantumNs']).toBeTruthy();
+    expect(validateDraft(d, workloads).fieldErrors['exp.quantumNs']).toBe('more than 0 ns');
   });
 
-  it('reports cross-field problems as general messages', () => {
+  it('a chip-dependent problem lands on the field it concerns, in plain words', () => {
     const ctrl = workloadFields(workloads, 'memtest')[0]!;
     const v = validateDraft(withField(base(), ctrl, 9), workloads);
     expect(v.experiment).toBeNull();
-    expect(v.general.join('\n')).toMatch(/controller 9 does not exist/);
+    expect(v.fieldErrors).toEqual({ 'param.controller': 'at most 3: this chip has 4 memory controllers (0..3)' });
+    expect(v.general).toEqual([]);
+    const l1 = draftOf(defaultExperiment('l1-stream', {}));
+    const cores = workloadFields(workloads, 'l1-stream').find((f) => f.name === 'cores')!;
+    const big = validateDraft(withField(l1, cores, 100), workloads);
+    expect(big.fieldErrors).toEqual({ 'param.cores': 'at most 48: this chip has 48 cores' });
+    expect(runBlockedReason(big)).toBe('Fix 1 problem in the editor: cores');
+  });
+
+  it('a chip problem of a path no field shows lands beside the overrides JSON', () => {
+    const d: Draft = { ...base(), chip: { preset: 'scc', overrides: { caches: { l1d: { sizeBytes: -16 } } } } };
+    const v = validateDraft(d, workloads);
+    expect(v.fieldErrors).toEqual({ 'chip.overrides': 'chip.caches.l1d.sizeBytes: more than 0 bytes' });
+    expect(runBlockedReason(v)).toBe('Fix 1 problem in the editor: chip overrides (JSON)');
+  });
+
+  it('says why Run is disabled, naming every field', () => {
+    const l1 = draftOf(defaultExperiment('l1-stream', {}));
+    const f = workloadFields(workloads, 'l1-stream');
+    const d = withField(withField(l1, f.find((x) => x.name === 'cores')!, 0), f.find((x) => x.name === 'bufferBytes')!, 16);
+    const v = validateDraft(d, workloads);
+    expect(v.fieldErrors).toEqual({ 'param.cores': 'at least 1 core', 'param.bufferBytes': 'at least 32 bytes' });
+    expect(runBlockedReason(v)).toBe('Fix 2 problems in the editor: cores, bufferBytes');
+    expect(runBlockedReason(validateDraft(l1, workloads))).toBeNull();
+    const other = validateDraft({ ...l1, workload: { name: 'nope', params: {} } }, workloads);
+    expect(runBlockedReason(other)).toBe('Fix 1 problem in the editor: workload.name');
+  });
+
+  it('maps the engine\'s field paths to editor keys', () => {
+    expect(fieldKeyOf('workload.params.cores')).toBe('param.cores');
+    expect(fieldKeyOf('chip.clocks.divisor')).toBe('chip.clocks.divisor');
+    expect(fieldKeyOf('stop.maxTimeNs')).toBe('exp.stop.maxTimeNs');
+  });
+});
+
+describe('overrides JSON', () => {
+  it('text that does not parse is a problem naming the JSON error, and it blocks Run', () => {
+    const r = overridesProblem('{"clocks": ');
+    expect(r.value).toBeNull();
+    expect(r.problem).toMatch(/^not valid JSON: .*JSON.*\. Run waits until it parses\.$/);
+    expect(overridesProblem('[1]').problem).toBe('a JSON object is needed, like {"clocks":{"divisor":5}}, not a list. Run waits until it is one.');
+    expect(overridesProblem('5').problem).toBe('a JSON object is needed, like {"clocks":{"divisor":5}}, not 5. Run waits until it is one.');
+    expect(overridesProblem('')).toEqual({ problem: null, value: {} });
+    expect(overridesProblem('{"clocks":{"divisor":5}}')).toEqual({ problem: null, value: { clocks: { divisor: 5 } } });
+    const ok = validateDraft(draftOf(defaultExperiment()), workloads);
+    expect(ok.experiment).not.toBeNull();
+    const blocked = withOverridesProblem(ok, r.problem);
+    expect(blocked.experiment).toBeNull();
+    expect(blocked.fieldErrors['chip.overrides']).toBe(r.problem);
+    expect(runBlockedReason(blocked)).toBe('Fix 1 problem in the editor: chip overrides (JSON)');
+    expect(withOverridesProblem(ok, null)).toBe(ok);
+  });
+});
+
+describe('a chip with another core count', () => {
+  const l1 = (params: Record<string, number> = {}) => draftOf(defaultExperiment('l1-stream', params));
+  const onChip = (d: Draft, preset: string, overrides: Record<string, unknown>): Draft => ({ ...d, chip: { preset, overrides } });
+  const mesh256 = { mesh: { width: 16, height: 8 } };
+
+  it('a core count that used the whole chip follows it, and says so', () => {
+    expect(chipCores({ preset: 'scc', overrides: {} })).toBe(48);
+    expect(chipCores({ preset: 'mesh', overrides: mesh256 })).toBe(256);
+    const d = l1();
+    const r = followChip(onChip(d, 'mesh', mesh256), workloads, 48, 256);
+    expect(r.draft.workload.params).toEqual({ cores: 256 });
+    expect(r.note).toBe('cores follows the chip: 48 → 256 (it used all 48 cores of the previous chip; this one has 256).');
+    const back = followChip(onChip(r.draft, 'scc', {}), workloads, 256, 48);
+    expect(back.draft.workload.params).toEqual({ cores: 48 });
+    expect(validateDraft(back.draft, workloads).experiment).not.toBeNull();
+  });
+
+  it('a smaller core count stays, and the note says how many cores run', () => {
+    const r = followChip(onChip(l1({ cores: 16 }), 'mesh', mesh256), workloads, 48, 256);
+    expect(r.draft.workload.params).toEqual({ cores: 16 });
+    expect(r.note).toBe('cores stays 16: the run uses 16 of this chip\'s 256 cores.');
+  });
+
+  it('a count the smaller chip cannot run is flagged (and the field says why)', () => {
+    const d = onChip(l1({ cores: 100 }), 'scc', {});
+    const r = followChip(d, workloads, 256, 48);
+    expect(r.draft).toBe(d);
+    expect(r.note).toBe('cores=100 needs 100 cores but this chip has 48: lower it (see the field).');
+    expect(validateDraft(r.draft, workloads).fieldErrors['param.cores']).toBe('at most 48: this chip has 48 cores');
+  });
+
+  it('counts with a core besides (a root) follow as cores - 1; a value the workload cannot take stays, with the reason', () => {
+    const b = draftOf(defaultExperiment('rcce-bcast', { receivers: 47 }));
+    const r = followChip(onChip(b, 'mesh', { mesh: { width: 4, height: 4 } }), workloads, 48, 32);
+    expect(r.draft.workload.params).toMatchObject({ receivers: 31 });
+    expect(r.note).toBe('receivers follows the chip: 47 → 31 (it used all 48 cores of the previous chip; this one has 32).');
+    // the improved RCKMPI channel has 48 sections: 256 processes cannot run, so processes stays 48
+    const m = draftOf(defaultExperiment('mpi-sweep', {}));
+    const s = followChip(onChip(m, 'mesh', mesh256), workloads, 48, 256);
+    expect(s.draft.workload.params).toEqual({});
+    expect(s.note).toBe(
+      'processes stays 48: all 256 cores cannot run here (processes=256: at most 48: the improved channel has 48 base sections (one per process)). The run uses 48 of this chip\'s 256 cores.',
+    );
+  });
+
+  it('no note for a workload without a core count, or the same core count', () => {
+    const d = draftOf(defaultExperiment('memtest', {}));
+    expect(followChip(d, workloads, 48, 256)).toEqual({ draft: d, note: null });
+    expect(followChip(l1(), workloads, 48, 48)).toEqual({ draft: l1(), note: null });
+    if (PRESETS.tile64) expect(followChip(onChip(l1(), 'tile64', {}), workloads, 48, 64)).toEqual({ draft: onChip(l1(), 'tile64', {}), note: null }); // l1-stream is not a TILE64 workload
   });
 });
 

@@ -7,12 +7,15 @@
 import { z } from 'zod';
 import {
   deepMerge,
+  ExperimentError,
   familyOf,
   ExperimentSchema,
   formatIssues,
   parseExperiment,
+  plainIssue,
   prepareRun,
   PRESETS,
+  resolveChip,
   type ChipConfigBase,
   type Experiment,
   type WorkloadRegistry,
@@ -261,7 +264,7 @@ export function validateDraft(draft: Draft, registry: WorkloadRegistry): Validat
   for (const f of experimentFields()) numericText(f.key, getPath(draft, f.key.slice(4)));
   // workload parameters
   const def = registry[draft.workload.name];
-  if (!def) general.push(`workload "${draft.workload.name}" is not in this lab (known: ${Object.keys(registry).join(', ')})`);
+  if (!def) general.push(`workload.name: "${draft.workload.name}" is not in this lab (known: ${Object.keys(registry).join(', ')})`);
   else {
     const fields = workloadFields(registry, draft.workload.name);
     for (const f of fields) {
@@ -272,8 +275,8 @@ export function validateDraft(draft: Draft, registry: WorkloadRegistry): Validat
     if (!parsed.success)
       for (const i of parsed.error.issues) {
         const key = i.path.length ? `param.${issuePath(i.path)}` : '';
-        if (key && !fieldErrors[key]) fieldErrors[key] = i.message;
-        else if (!key) general.push(`workload.params: ${i.message}`);
+        if (key && !fieldErrors[key]) fieldErrors[key] = plainIssue(i);
+        else if (!key) general.push(`workload.params: ${plainIssue(i)}`);
       }
   }
   // chip
@@ -283,12 +286,15 @@ export function validateDraft(draft: Draft, registry: WorkloadRegistry): Validat
     const merged = deepMerge(JSON.parse(JSON.stringify(preset.chip)), draft.chip.overrides);
     const parsed = familyOf(preset.family).schema.safeParse(merged);
     if (!parsed.success) {
+      // a chip field's problem beside that field; any other (a path only the overrides JSON sets) beside the JSON
       const known = new Set(chipFieldPaths(preset.family).map((f) => f.path));
+      const other: string[] = [];
       for (const i of parsed.error.issues) {
         const p = issuePath(i.path);
-        if (known.has(p) && !fieldErrors[`chip.${p}`]) fieldErrors[`chip.${p}`] = i.message;
-        else general.push(formatIssues(new z.ZodError([i]), 'chip'));
+        if (known.has(p)) fieldErrors[`chip.${p}`] ??= plainIssue(i);
+        else other.push(formatIssues(new z.ZodError([i]), 'chip'));
       }
+      if (other.length) fieldErrors[OVERRIDES_KEY] = other.join('\n');
     }
   }
   if (Object.keys(fieldErrors).length > 0 || general.length > 0) return { experiment: null, fieldErrors, general };
@@ -298,15 +304,108 @@ export function validateDraft(draft: Draft, registry: WorkloadRegistry): Validat
     prepareRun(experiment, registry);
     return { experiment, fieldErrors, general };
   } catch (err) {
+    // problems that concern one field (a parameter the chip cannot satisfy: "at most 48: this
+    // chip has 48 cores") go beside it; the rest, and all of them when one has no field here, in the list
     const lines = (err instanceof Error ? err.message : String(err)).split('\n');
-    for (const line of lines) {
-      const m = /^experiment\.([\w.]+): (.*)$/.exec(line);
-      const key = m ? `exp.${m[1]}` : '';
-      if (m && experimentFields().some((f) => f.key === key)) fieldErrors[key] = m[2]!;
-      else general.push(line);
-    }
+    const fields = err instanceof ExperimentError ? Object.entries(err.fields) : [];
+    const keys = new Set([...workloadFields(registry, draft.workload.name), ...chipFields(familyOfPreset(draft.chip.preset)), ...experimentFields()].map((f) => f.key));
+    const mapped = fields.map(([path, message]) => [fieldKeyOf(path), message] as const);
+    if (mapped.length > 0 && mapped.length === lines.length && mapped.every(([k]) => keys.has(k))) for (const [k, message] of mapped) fieldErrors[k] = message;
+    else general.push(...lines);
     return { experiment: null, fieldErrors, general };
   }
+}
+
+/** The editor's key for the overrides JSON (its syntax errors and chip problems no field shows). */
+export const OVERRIDES_KEY = 'chip.overrides';
+
+/**
+ * The editor field key of an experiment path as ExperimentError.fields names it
+ * ("workload.params.cores" -> "param.cores", "chip.clocks.divisor" -> itself, "seed" -> "exp.seed").
+ */
+export function fieldKeyOf(path: string): string {
+  if (path.startsWith('workload.params.')) return `param.${path.slice('workload.params.'.length)}`;
+  if (path.startsWith('chip.')) return path;
+  return `exp.${path}`;
+}
+
+/**
+ * The validation with the overrides JSON's own problem (text that does not parse: the draft
+ * still holds the last good overrides, so a run would silently ignore the text): it blocks the run.
+ */
+export function withOverridesProblem(v: Validation, problem: string | null): Validation {
+  if (!problem) return v;
+  return { experiment: null, fieldErrors: { ...v.fieldErrors, [OVERRIDES_KEY]: problem }, general: v.general };
+}
+
+/** The problem of overrides text, in words (null when it is a JSON object). */
+export function overridesProblem(text: string): { problem: string | null; value: Record<string, unknown> | null } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text.trim() === '' ? '{}' : text);
+  } catch (err) {
+    return { problem: `not valid JSON: ${err instanceof Error ? err.message : String(err)}. Run waits until it parses.`, value: null };
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    return { problem: `a JSON object is needed, like {"clocks":{"divisor":5}}, not ${Array.isArray(v) ? 'a list' : JSON.stringify(v)}. Run waits until it is one.`, value: null };
+  return { problem: null, value: v as Record<string, unknown> };
+}
+
+/** The short name of a field key for a summary ("param.cores" -> "cores", "chip.overrides" -> "chip overrides (JSON)"). */
+function shortName(key: string): string {
+  if (key === OVERRIDES_KEY) return 'chip overrides (JSON)';
+  return key.replace(/^(param|chip|exp)\./, '');
+}
+
+/**
+ * Why Run is disabled, in one line for beside the Run button ("Fix 2 problems in the editor:
+ * cores, bufferBytes"), or null when the experiment can run.
+ */
+export function runBlockedReason(v: Validation): string | null {
+  if (v.experiment) return null;
+  const names = [...Object.keys(v.fieldErrors).map(shortName), ...v.general.map((g) => /^([\w.]+(?: \([\w-]+\))?)[.:]/.exec(g)?.[1] ?? 'see the list below the editor')];
+  const unique = [...new Set(names)];
+  const n = Object.keys(v.fieldErrors).length + v.general.length;
+  if (n === 0) return 'Checking the experiment…';
+  return `Fix ${n} problem${n === 1 ? '' : 's'} in the editor: ${unique.join(', ')}`;
+}
+
+/** Cores of a chip choice (null when it does not resolve). */
+export function chipCores(chip: { preset: string; overrides: Record<string, unknown> }): number | null {
+  try {
+    return resolveChip(chip.preset, chip.overrides).topo.cores;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The draft on a chip with another core count. The workload's core-count parameter
+ * (WorkloadDef.coresParam) follows the chip when it used every core of the old chip (cores=48
+ * on the 48-core SCC becomes 256 on a 256-core mesh); otherwise it stays. Either way the note
+ * says what happened (nothing changes silently); a value the new chip cannot run is flagged
+ * beside its field by validation too.
+ */
+export function followChip(draft: Draft, registry: WorkloadRegistry, fromCores: number | null, toCores: number | null): { draft: Draft; note: string | null } {
+  const def = registry[draft.workload.name];
+  const cp = def?.coresParam;
+  if (!cp || fromCores === null || toCores === null || fromCores === toCores) return { draft, note: null };
+  // a workload of another chip family does not run here at all (validation says so): nothing to follow
+  if (!(def.families ?? ['scc']).includes(familyOfPreset(draft.chip.preset) ?? '')) return { draft, note: null };
+  const field = workloadFields(registry, draft.workload.name).find((f) => f.name === cp.name);
+  const value = draft.workload.params[cp.name] ?? field?.default;
+  if (!field || typeof value !== 'number') return { draft, note: null }; // text: its field says it is not a number
+  const extra = cp.extraCores ?? 0;
+  const uses = value + extra;
+  const plus = extra ? ` + ${extra}` : '';
+  if (uses === fromCores) {
+    const next = withField(draft, field, toCores - extra);
+    const problem = validateDraft(next, registry).fieldErrors[field.key];
+    if (!problem) return { draft: next, note: `${cp.name} follows the chip: ${value} → ${toCores - extra} (it used all ${fromCores} cores of the previous chip; this one has ${toCores}).` };
+    return { draft, note: `${cp.name} stays ${value}: all ${toCores} cores cannot run here (${cp.name}=${toCores - extra}: ${problem}). The run uses ${uses} of this chip's ${toCores} cores.` };
+  }
+  if (uses > toCores) return { draft, note: `${cp.name}=${value}${plus} needs ${uses} cores but this chip has ${toCores}: lower it (see the field).` };
+  return { draft, note: `${cp.name} stays ${value}: the run uses ${uses} of this chip's ${toCores} cores.` };
 }
 
 /** The effective chip config of a draft (preset + overrides), or null when invalid. */

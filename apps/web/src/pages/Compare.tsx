@@ -7,10 +7,10 @@ import type { HostAdapter, Results, WorkloadRegistry } from '@manycore/engine';
 import { drawLineChart } from '../charts/draw';
 import { CanvasCard } from '../components/CanvasCard';
 import { Editor } from '../components/Editor';
-import { keyNumbers, RowsChart } from '../components/ResultsPanel';
+import { chartOf, keyNumbers, RowsChart } from '../components/ResultsPanel';
 import { transactionBytesOf } from '../lib/floorplan';
 import { delta } from '../lib/format';
-import { validateDraft, type Draft } from '../lib/params';
+import { runBlockedReason, validateDraft, withOverridesProblem, type Draft } from '../lib/params';
 import type { CoresPerWorker } from '../lib/workers';
 import { LiveRun } from '../sim/live-run';
 import { SeriesColumns } from '../sim/telemetry';
@@ -82,11 +82,16 @@ export function Compare(props: CompareProps) {
   const [running, setRunning] = useState<'A' | 'B' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const current = useRef<LiveRun | null>(null);
-  const va = validateDraft(props.a.draft, props.registry);
-  const vb = validateDraft(props.b.draft, props.registry);
+  // override JSON that does not parse blocks that side's run, as in the lab
+  const [problemA, setProblemA] = useState<string | null>(null);
+  const [problemB, setProblemB] = useState<string | null>(null);
+  const va = withOverridesProblem(validateDraft(props.a.draft, props.registry), problemA);
+  const vb = withOverridesProblem(validateDraft(props.b.draft, props.registry), problemB);
+  const blocked = runBlockedReason(va) ?? runBlockedReason(vb);
+  const blockedSide = runBlockedReason(va) ? 'A' : 'B';
 
   const runOne = (which: 'A' | 'B', slot: Slot): Promise<Slot> => {
-    const v = validateDraft(slot.draft, props.registry);
+    const v = which === 'A' ? va : vb;
     if (!v.experiment) return Promise.reject(new Error(`${which}: ${[...Object.values(v.fieldErrors), ...v.general].join('; ')}`));
     const run = new LiveRun(v.experiment, { coresPerWorker: props.coresPerWorker, hostCpus: props.hostCpus, host: props.host, registry: props.registry });
     current.current = run;
@@ -147,6 +152,7 @@ export function Compare(props: CompareProps) {
           coresPerWorker={props.coresPerWorker}
           onCoresPerWorker={props.onCoresPerWorker}
           hostCpus={props.hostCpus}
+          onOverridesProblem={which === 'A' ? setProblemA : setProblemB}
         />
       </details>
     </section>
@@ -163,7 +169,7 @@ export function Compare(props: CompareProps) {
         {slot('B', props.b, props.onB, vb)}
       </div>
       <div className="buttons">
-        <button type="button" className="primary" onClick={() => void runBoth()} disabled={running !== null || !va.experiment || !vb.experiment} data-testid="compare-run">
+        <button type="button" className="primary" onClick={() => void runBoth()} disabled={running !== null || !va.experiment || !vb.experiment} aria-describedby={blocked ? 'compare-run-blocked' : undefined} data-testid="compare-run">
           {running ? `Running ${running}…` : A && B ? 'Both done' : 'Run A and B'}
         </button>
         <button
@@ -176,6 +182,11 @@ export function Compare(props: CompareProps) {
         >
           Clear results
         </button>
+        {blocked && running === null ? (
+          <span className="run-disabled-reason" id="compare-run-blocked" data-testid="compare-run-blocked">
+            {blockedSide}: {blocked}
+          </span>
+        ) : null}
         {error ? (
           <span className="error" role="alert" data-testid="compare-error">
             {error}
@@ -218,10 +229,11 @@ export function Compare(props: CompareProps) {
           </section>
           <div className="chart-grid">
             <OverlayChart id="compare-power" title="Chip power, A vs B" yLabel="power (W)" a={A} b={B} pick={(s) => s.chipPowerW.view()} />
-            <OverlayChart id="compare-network" title="Network throughput, A vs B" yLabel="flits per µs" a={A} b={B} pick={(s) => s.flitsPerUs.view()} />
+            <OverlayChart id="compare-network" title="Network throughput, A vs B" yLabel="flit-hops per µs" a={A} b={B} pick={(s) => s.flitsPerUs.view()} />
             <OverlayChart id="compare-bandwidth" title="Total memory bandwidth, A vs B" yLabel="GB/s" a={A} b={B} pick={(s) => sumColumns(s.controllerGBps, s.length)} />
             <RowsChart
               id="compare-rows"
+              chart={A.workload.name === B.workload.name ? chartOf(A.workload.name) : null}
               sets={[
                 { label: 'A', rows: A.workload.rows as Record<string, unknown>[] },
                 { label: 'B', rows: B.workload.rows as Record<string, unknown>[], dash: [7, 4] },

@@ -213,7 +213,7 @@ export function PipelineTimeline(props: WorkloadViewProps) {
       {totals ? (
         <details className="card" style={{ marginTop: '0.5rem' }}>
           <summary>Per stage: busy, waiting, flushes</summary>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Stage table">
             <table className="rows" data-testid="pipeline-stage-table">
               <thead>
                 <tr>
@@ -300,7 +300,7 @@ export function PipelineMesh(props: WorkloadViewProps) {
       {plan.transfers.length <= 16 ? (
         <details className="card" style={{ marginTop: '0.5rem' }}>
           <summary>Transfers per chunk</summary>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Transfer table">
             <table className="rows" data-testid="pipeline-transfer-table">
               <thead>
                 <tr>

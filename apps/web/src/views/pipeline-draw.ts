@@ -4,8 +4,9 @@
  */
 import { scaleLinear } from 'd3';
 import { coreTile, tileAt, tileX, tileY, type ResolvedChip } from '@manycore/engine';
-import { GRID, INK, MUTED, TICK, drawColorLegendBar, drawColorLegendTicks } from '../charts/draw';
-import { IDLE_LINK, LINK_COLOR, chipGeometry, linkColor, type Rect } from '../charts/chip-draw';
+import { TICK, drawColorLegendBar, drawColorLegendTicks } from '../charts/draw';
+import { palette } from '../lib/theme';
+import { LINK_COLOR, chipGeometry, linkColor, type Rect } from '../charts/chip-draw';
 import type { Painter } from '../charts/painter';
 import { num, timeUnit } from '../lib/format';
 import { LONG_HOPS, SEG_COLOR, SEG_LABEL, type SegKind, type Transfer } from './pipeline-gantt';
@@ -54,22 +55,22 @@ export function drawGantt(p: Painter, o: GanttOptions): void {
   for (const k of o.legend) {
     const w = 20 + p.measure(SEG_LABEL[k], TICK) + 16;
     p.rect(lx, legendY - 6, 14, 12, { fill: SEG_COLOR[k] });
-    p.text(lx + 19, legendY, SEG_LABEL[k], { size: TICK, color: INK, baseline: 'middle' });
+    p.text(lx + 19, legendY, SEG_LABEL[k], { size: TICK, color: palette.ink, baseline: 'middle' });
     lx += w;
   }
   if (o.setupNs && o.setupNs > 0) {
     const w = px(o.setupNs) - box.x;
-    p.rect(box.x, box.y, w, box.h, { fill: '#eef0f3' });
-    if (w > 60) p.text(box.x + w / 2, box.y + box.h + 34, 'set-up', { size: 12, color: MUTED, anchor: 'middle', baseline: 'middle' });
+    p.rect(box.x, box.y, w, box.h, { fill: palette.grid });
+    if (w > 60) p.text(box.x + w / 2, box.y + box.h + 34, 'set-up', { size: 12, color: palette.muted, anchor: 'middle', baseline: 'middle' });
   }
   // time axis
   for (const t of x.ticks(Math.max(2, Math.floor(box.w / 90)))) {
     const tx = x(t);
-    p.line(tx, box.y, tx, box.y + box.h, { stroke: GRID, lineWidth: 1 });
-    p.text(tx, box.y + box.h + 6, num(t), { size: TICK, color: MUTED, anchor: 'middle', baseline: 'top' });
+    p.line(tx, box.y, tx, box.y + box.h, { stroke: palette.grid, lineWidth: 1 });
+    p.text(tx, box.y + box.h + 6, num(t), { size: TICK, color: palette.muted, anchor: 'middle', baseline: 'top' });
   }
-  p.line(box.x, box.y + box.h, box.x + box.w, box.y + box.h, { stroke: MUTED, lineWidth: 1 });
-  p.text(box.x + box.w, box.y + box.h + 24, `simulated time (${unit.label})`, { size: TICK, color: INK, anchor: 'end', baseline: 'top' });
+  p.line(box.x, box.y + box.h, box.x + box.w, box.y + box.h, { stroke: palette.muted, lineWidth: 1 });
+  p.text(box.x + box.w, box.y + box.h + 24, `simulated time (${unit.label})`, { size: TICK, color: palette.ink, anchor: 'end', baseline: 'top' });
   const n = o.rows.length;
   if (n === 0) return;
   const rowH = box.h / n;
@@ -81,7 +82,7 @@ export function drawGantt(p: Painter, o: GanttOptions): void {
   let any = false;
   o.rows.forEach((r, i) => {
     const y = box.y + i * rowH + (rowH - barH) / 2;
-    if (i % every === 0) p.text(box.x - 8, y + barH / 2, r.label, { size: Math.min(TICK, Math.max(9, rowH * 0.8)), color: INK, anchor: 'end', baseline: 'middle' });
+    if (i % every === 0) p.text(box.x - 8, y + barH / 2, r.label, { size: Math.min(TICK, Math.max(9, rowH * 0.8)), color: palette.ink, anchor: 'end', baseline: 'middle' });
     let covered = -Infinity;
     const m = Math.min(r.starts.length, r.ends.length, r.kinds.length);
     for (let j = 0; j < m; j++) {
@@ -111,9 +112,9 @@ export function drawGantt(p: Painter, o: GanttOptions): void {
     );
   if (o.nowNs !== undefined && o.nowNs > 0) {
     const nx = px(o.nowNs);
-    p.line(nx, box.y, nx, box.y + box.h, { stroke: INK, lineWidth: 1, dash: [3, 3] });
+    p.line(nx, box.y, nx, box.y + box.h, { stroke: palette.ink, lineWidth: 1, dash: [3, 3] });
   }
-  if (!any && o.empty) p.text(box.x + box.w / 2, box.y + box.h / 2, o.empty, { size: 14, color: MUTED, anchor: 'middle', baseline: 'middle' });
+  if (!any && o.empty) p.text(box.x + box.w / 2, box.y + box.h / 2, o.empty, { size: 14, color: palette.muted, anchor: 'middle', baseline: 'middle' });
 }
 
 // ------------------------------------------------------------------ mesh
@@ -209,9 +210,9 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
     const r = g.controller(m);
     const held = f.buffers.map((mc, s) => (mc === m ? s : -1)).filter((s) => s >= 0);
     const rt = g.router(chip.controllerTile[m]!);
-    p.line(r.x < rt.x ? r.x + r.w : r.x, rt.y, rt.x, rt.y, { stroke: '#9aa4b1', lineWidth: 3 });
-    p.rect(r.x, r.y, r.w, r.h, { fill: held.length ? '#009E73' : '#f3f4f6', stroke: '#4b5563', lineWidth: 1.25 }, 4);
-    p.text(r.x + r.w / 2, r.y + r.h * 0.32, `MC${m}`, { size: 12, weight: 'bold', color: held.length ? '#ffffff' : INK, anchor: 'middle', baseline: 'middle' });
+    p.line(r.x < rt.x ? r.x + r.w : r.x, rt.y, rt.x, rt.y, { stroke: palette.tileLine, lineWidth: 3 });
+    p.rect(r.x, r.y, r.w, r.h, { fill: held.length ? '#007A5A' : palette.tile, stroke: palette.router, lineWidth: 1.25 }, 4);
+    p.text(r.x + r.w / 2, r.y + r.h * 0.32, `MC${m}`, { size: 12, weight: 'bold', color: held.length ? '#ffffff' : palette.ink, anchor: 'middle', baseline: 'middle' });
     if (held.length) {
       const label = 'queue';
       p.text(r.x + r.w / 2, r.y + r.h * 0.72, label, { size: 10.5, color: '#ffffff', anchor: 'middle', baseline: 'middle' });
@@ -220,20 +221,20 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
   // tiles and cores
   for (let t = 0; t < chip.topo.tiles; t++) {
     const o = g.tile(t);
-    p.rect(o.x, o.y, o.w, o.h, { fill: '#f7f8fa', stroke: '#c3cad3', lineWidth: 1 }, 6);
+    p.rect(o.x, o.y, o.w, o.h, { fill: palette.tile, stroke: palette.tileLine, lineWidth: 1 }, 6);
     const r = g.router(t);
-    p.rect(r.x - 5, r.y - 5, 10, 10, { fill: '#c3cad3' }, 2);
+    p.rect(r.x - 5, r.y - 5, 10, 10, { fill: palette.tileLine }, 2);
   }
   for (let c = 0; c < chip.topo.cores; c++) {
     const r = g.core(c);
     const s = stageOf.get(c);
     if (s === undefined) {
-      p.rect(r.x, r.y, r.w, r.h, { fill: '#ffffff', stroke: '#c3cad3', lineWidth: 1, dash: [3, 2] }, 4);
-      p.text(r.x + r.w / 2, r.y + r.h / 2, String(c), { size: 10, color: '#9aa4b1', anchor: 'middle', baseline: 'middle' });
+      p.rect(r.x, r.y, r.w, r.h, { fill: palette.canvas, stroke: palette.tileLine, lineWidth: 1, dash: [3, 2] }, 4);
+      p.text(r.x + r.w / 2, r.y + r.h / 2, String(c), { size: 10, color: palette.muted, anchor: 'middle', baseline: 'middle' });
     } else {
-      p.rect(r.x, r.y, r.w, r.h, { fill: '#1f2933', stroke: '#1f2933', lineWidth: 1 }, 4);
-      p.text(r.x + r.w / 2, r.y + r.h / 2 - 7, `S${s}`, { size: 13, weight: 'bold', color: '#ffffff', anchor: 'middle', baseline: 'middle' });
-      p.text(r.x + r.w / 2, r.y + r.h / 2 + 9, `core ${c}`, { size: 9.5, color: '#d5dae0', anchor: 'middle', baseline: 'middle' });
+      p.rect(r.x, r.y, r.w, r.h, { fill: palette.busy, stroke: palette.busy, lineWidth: 1 }, 4);
+      p.text(r.x + r.w / 2, r.y + r.h / 2 - 7, `S${s}`, { size: 13, weight: 'bold', color: palette.canvas, anchor: 'middle', baseline: 'middle' });
+      p.text(r.x + r.w / 2, r.y + r.h / 2 + 9, `core ${c}`, { size: 9.5, color: palette.canvas, anchor: 'middle', baseline: 'middle' });
     }
   }
   // shared queue: a dashed line from each stage to the controller of the queue's slots
@@ -249,7 +250,7 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
   for (const t of f.transfers) {
     const pts = routePoints(g, chip, t);
     const v = f.traffic(t);
-    const color = v === null ? '#56636f' : v > 0 ? linkColor(f.linkMax > 0 ? Math.min(1, v / f.linkMax) : 0) : IDLE_LINK;
+    const color = v === null ? palette.muted : v > 0 ? linkColor(f.linkMax > 0 ? Math.min(1, v / f.linkMax) : 0) : palette.idleLink;
     const long = t.hops >= LONG_HOPS;
     const arc = t.hops === 0;
     p.path(
@@ -270,8 +271,8 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
     const bx = turn ? mid[0] : (mid[0] + prev[0]) / 2;
     const by = turn ? mid[1] : (mid[1] + prev[1]) / 2;
     const label = `${t.hops}`;
-    p.circle(bx, by, 9, { fill: long ? '#D55E00' : '#ffffff', stroke: long ? '#D55E00' : '#56636f', lineWidth: 1.25 });
-    p.text(bx, by + 0.5, label, { size: 11, weight: 'bold', color: long ? '#ffffff' : INK, anchor: 'middle', baseline: 'middle' });
+    p.circle(bx, by, 9, { fill: long ? '#D55E00' : palette.canvas, stroke: long ? '#D55E00' : palette.muted, lineWidth: 1.25 });
+    p.text(bx, by + 0.5, label, { size: 11, weight: 'bold', color: long ? '#ffffff' : palette.ink, anchor: 'middle', baseline: 'middle' });
   }
   // legend
   const y = g.legendY;
@@ -281,9 +282,9 @@ export function drawPipelineMesh(p: Painter, g: MeshGeometry, f: MeshFrame): voi
   const x2 = g.left + lw + 40;
   p.circle(x2 + 8, y + 14, 8, { fill: '#D55E00' });
   p.text(x2 + 8, y + 14.5, String(LONG_HOPS), { size: 10, weight: 'bold', color: '#ffffff', anchor: 'middle', baseline: 'middle' });
-  p.text(x2 + 22, y + 14, `hops between stages (≥ ${LONG_HOPS}: long)`, { size: 12, color: INK, baseline: 'middle' });
+  p.text(x2 + 22, y + 14, `hops between stages (≥ ${LONG_HOPS}: long)`, { size: 12, color: palette.ink, baseline: 'middle' });
   if (f.buffers.length) {
     p.line(x2, y + 36, x2 + 18, y + 36, { stroke: '#009E73', lineWidth: 1.5, dash: [4, 3] });
-    p.text(x2 + 22, y + 36, "stage → controller of the shared queue", { size: 12, color: INK, baseline: 'middle' });
+    p.text(x2 + 22, y + 36, "stage → controller of the shared queue", { size: 12, color: palette.ink, baseline: 'middle' });
   }
 }
