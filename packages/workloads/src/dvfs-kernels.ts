@@ -13,8 +13,8 @@
  * Clocks (chipOverrides): every tile of the kernel core's voltage island runs at `divisor`
  * (an island's voltage follows its fastest tile, so the island must slow down as a whole for
  * the voltage to drop), all other tiles stay at divisor 3 (533 MHz).
- * Rows {kernel, divisor, freqMHz, volts, cycles, wallNs, flops, gflops, paperPowerW,
- * gflopsPerWattPaper, avgPowerW, gflopsPerW, instructions, ipc}: cycles and wallNs of the kernel
+ * Rows {kernel, divisor, freqMHz, volts, cycles, kernelTimeNs, flops, gflops, paperPowerW,
+ * gflopsPerWattPaper, avgPowerW, gflopsPerW, instructions, ipc}: cycles and kernelTimeNs of the kernel
  * alone. Two efficiencies:
  *  - gflopsPerWattPaper: the DVFS paper's definition, power_eff(f_div) = flop / (model(f_div) /
  *    freq) / power(f_div) (lines 2092-2107, 2145-2147, 2183-2185) with power(f_div) = C V^2 f
@@ -23,7 +23,7 @@
  *    lab's core capacitance (power.coreCapacitanceF, calibrated in presets/scc.ts) stands in,
  *    which scales every value alike and leaves every ratio between divisors the paper's. The
  *    core switches at full activity (no activity factor, no leakage, no memory power: the
- *    paper leaves memory out, lines 2014-2027). With wallNs x f = cycles this is
+ *    paper leaves memory out, lines 2014-2027). With kernelTimeNs x f = cycles this is
  *    flops / (cycles x C V^2): it rises where the voltage drops (divisor 2 to 5) and, for a
  *    memory-bound kernel, as the cycles per DRAM access fall (40 + 46 x f_core / f_mem).
  *  - gflopsPerW: gflops / avgPowerW, the lab's full core power: the kernel core's simulated energy
@@ -229,7 +229,7 @@ export const dvfsKernels: WorkloadDef<P> = {
     const instructions = core.counter('instructions') - i0;
     if (!ok) throw new Error(`dvfs-kernels ${p.kernel}: wrong result (${detail})`);
     const period = corePeriodPs(core.chip, core.chip.tileDivisors[core.tile]!);
-    core.report({ kernel: p.kernel, divisor: p.divisor, cycles: wallPs / period, wallNs: wallPs / 1000, flops, instructions, check: detail });
+    core.report({ kernel: p.kernel, divisor: p.divisor, cycles: wallPs / period, kernelTimeNs: wallPs / 1000, flops, instructions, check: detail });
   },
   summarize(rows: Row[], p: P, chip, sim): Row[] {
     const c = sim.cores[p.core]!;
@@ -237,7 +237,7 @@ export const dvfsKernels: WorkloadDef<P> = {
     const freqMHz = chip.baseMHz / p.divisor;
     return rows.map((r) => {
       const avgPowerW = c.energyJ / (c.endTimeNs * 1e-9);
-      const gflops = (r.flops as number) / (r.wallNs as number);
+      const gflops = (r.flops as number) / (r.kernelTimeNs as number);
       // the paper's power(f_div) = C V^2 f (lines 2006-2012), C = the lab's core capacitance
       const paperPowerW = chip.config.power.coreCapacitanceF * vf.volts * vf.volts * freqMHz * 1e6;
       return {
@@ -246,7 +246,7 @@ export const dvfsKernels: WorkloadDef<P> = {
         freqMHz,
         volts: vf.volts,
         cycles: r.cycles as number,
-        wallNs: r.wallNs as number,
+        kernelTimeNs: r.kernelTimeNs as number,
         flops: r.flops as number,
         gflops,
         paperPowerW,

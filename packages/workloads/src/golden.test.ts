@@ -21,7 +21,7 @@ const GOLDEN: [string, Record<string, unknown>, string][] = [
   ['stale-read', {}, '5a6cf66bc8f25197'],
   ['rcce-pair', {}, '570bc6352b6c56b3'],
   ['rcce-bcast', {}, '8b5fde1893011fd5'],
-  ['dvfs-kernels', {}, '43ec8940a5bbe513'],
+  ['dvfs-kernels', {}, 'e681e8d0a3816977'],
   ['socket-pingpong', {}, '9cb65279aae44d32'],
   ['pipeline', {}, '172b3817953f943e'],
   ['pipeline', { mode: 'uncached-shared' }, '2075d7ac697765a0'],

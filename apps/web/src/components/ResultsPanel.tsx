@@ -5,7 +5,7 @@ import { workloads } from '@manycore/workloads';
 import { CATEGORY, drawXY } from '../charts/draw';
 import { coreRecords, seriesRecords, toCsv } from '../lib/csv';
 import { downloadText, safeName } from '../lib/download';
-import { count, FIELD_DISPLAY_NAMES, fieldName, fieldUnit, formatField, formatTick } from '../lib/format';
+import { count, fieldUnit, formatField, formatTick } from '../lib/format';
 import { axesFor, coincidentSeries, groupPoints, moreRowsNote, seriesDash } from '../lib/rows';
 import { QUANTITIES, RESULT_IDS, resultTotals, type QuantityId } from '../sim/telemetry-quantities';
 import { CanvasCard } from './CanvasCard';
@@ -22,14 +22,9 @@ export function chartOf(workload: string): WorkloadChart | null {
   return workloads[workload]?.chart ?? null;
 }
 
-/** A column header: the field's shown name, with a note when the results JSON calls it something else. */
+/** A column header: the field's name, as in the results JSON and CSV. */
 function Header({ k }: { k: string }) {
-  const renamed = FIELD_DISPLAY_NAMES[k];
-  return (
-    <th scope="col" title={renamed ? renamed.note : undefined}>
-      {fieldName(k)}
-    </th>
-  );
+  return <th scope="col">{k}</th>;
 }
 
 type Set_ = { label: string; rows: Record<string, unknown>[]; dash?: number[] };
@@ -65,10 +60,10 @@ export function RowsChart({ id, sets, chart }: { id: string; sets: Set_[]; chart
       <CanvasCard
         id={id}
         title="Workload results"
-        subtitle={`${fieldName(ys)} against ${fieldName(xs)}${auto.group ? `, one line per ${fieldName(auto.group)}` : ''}${auto.declared ? '' : ' (axes guessed from the rows)'}${note}`}
+        subtitle={`${ys} against ${xs}${auto.group ? `, one line per ${auto.group}` : ''}${auto.declared ? '' : ' (axes guessed from the rows)'}${note}`}
         height={300}
         draw={(p) =>
-          drawXY(p, groups, fieldName(xs), fieldName(ys), {
+          drawXY(p, groups, xs, ys, {
             xScale,
             logY: declared && auto.logY,
             xFormat: (v) => formatTick(xs, v),
@@ -77,8 +72,8 @@ export function RowsChart({ id, sets, chart }: { id: string; sets: Set_[]; chart
         }
         version={() => key}
         table={{
-          caption: `${fieldName(ys)} against ${fieldName(xs)}, one row per point`,
-          columns: ['series', fieldName(xs), fieldName(ys)],
+          caption: `${ys} against ${xs}, one row per point`,
+          columns: ['series', xs, ys],
           rows: () => groups.flatMap((g) => g.points.map(([a, b]) => [g.label, formatField(xs, a), formatField(ys, b)])),
         }}
         toolbar={
@@ -88,7 +83,7 @@ export function RowsChart({ id, sets, chart }: { id: string; sets: Set_[]; chart
               <select value={xs} onChange={(e) => setX(e.target.value)} data-testid={`${id}-x`}>
                 {auto.numeric.map((k) => (
                   <option key={k} value={k}>
-                    {fieldName(k)}
+                    {k}
                   </option>
                 ))}
               </select>
@@ -98,7 +93,7 @@ export function RowsChart({ id, sets, chart }: { id: string; sets: Set_[]; chart
               <select value={ys} onChange={(e) => setY(e.target.value)} data-testid={`${id}-y`}>
                 {auto.numeric.map((k) => (
                   <option key={k} value={k}>
-                    {fieldName(k)}
+                    {k}
                   </option>
                 ))}
               </select>

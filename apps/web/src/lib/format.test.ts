@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisLabel, bytes, count, delta, fieldName, fieldUnit, formatField, formatTick, freq, integer, joules, num, plural, simRate, simTime, size, timeUnit, watts } from './format';
+import { axisLabel, bytes, count, delta, fieldUnit, formatField, formatTick, freq, integer, joules, num, plural, simRate, simTime, size, timeUnit, watts } from './format';
 
 describe('format', () => {
   it('formats numbers with 3 significant digits', () => {
@@ -48,7 +48,7 @@ describe('format', () => {
   });
   it('formats a value by the unit in its field name', () => {
     expect(formatField('timeNs', 709715)).toBe('709.7 µs');
-    expect(formatField('wallNs', 69468161.875)).toBe('69.47 ms');
+    expect(formatField('kernelTimeNs', 69468161.875)).toBe('69.47 ms');
     expect(formatField('latencyNs', 132.734375)).toBe('132.7 ns');
     expect(formatField('clockPs', 2_500_000)).toBe('2.5 µs');
     expect(formatField('bufferBytes', 8192)).toBe('8 KB');
@@ -81,10 +81,9 @@ describe('format', () => {
     expect(formatTick('timeNs', 2_000_000)).toBe('2 ms');
     expect(formatTick('latencyCycles', 150)).toBe('150');
   });
-  it('shows dvfs-kernels wallNs (simulated kernel time) under a name that says so', () => {
-    expect(fieldName('wallNs')).toBe('kernelTimeNs');
-    expect(fieldName('timeNs')).toBe('timeNs');
-    expect(axisLabel('wallNs')).toBe('kernelTimeNs (ns)');
+  it('labels an axis with the field and the unit its values are drawn in', () => {
+    expect(axisLabel('kernelTimeNs')).toBe('kernelTimeNs (ns)');
+    expect(axisLabel('sizeBytes')).toBe('sizeBytes (bytes)');
     expect(axisLabel('hops')).toBe('hops');
   });
 });

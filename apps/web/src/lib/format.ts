@@ -190,24 +190,10 @@ export function formatField(key: string, v: unknown, digits = 4): string {
   }
 }
 
-/**
- * Fields whose name in the results JSON says less than it should: the web shows them under
- * a better name (the JSON key stays, it is part of the digest). dvfs-kernels' wallNs is the
- * kernel's simulated time, not host wall time.
- */
-export const FIELD_DISPLAY_NAMES: Readonly<Record<string, { name: string; note: string }>> = {
-  wallNs: { name: 'kernelTimeNs', note: 'simulated time of the kernel (not host wall time); called wallNs in the results JSON and CSV' },
-};
-
-/** The name a results field is shown under (its JSON key unless FIELD_DISPLAY_NAMES renames it). */
-export function fieldName(key: string): string {
-  return FIELD_DISPLAY_NAMES[key]?.name ?? key;
-}
-
 /** An axis label for a field: its shown name and the unit values are drawn in ("kernelTimeNs (ns)"). */
 export function axisLabel(key: string): string {
   const u = unitLabel(fieldUnit(key));
-  return u && u !== 'cycles' ? `${fieldName(key)} (${u})` : fieldName(key);
+  return u && u !== 'cycles' ? `${key} (${u})` : key;
 }
 
 /** An axis tick of a field: short (3 digits), with the field's unit, counts without a noun. */

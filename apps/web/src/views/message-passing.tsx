@@ -134,9 +134,9 @@ export function DvfsTimeView({ results }: WorkloadViewProps) {
       title="Kernel time and cycles against the clock divisor"
       workload="dvfs-kernels"
       results={results}
-      ys={['wallNs', 'cycles'] as const}
-      yLabel={{ wallNs: 'kernel time', cycles: 'core cycles' }}
-      yFormat={{ wallNs: ns, cycles: (v) => num(v) }}
+      ys={['kernelTimeNs', 'cycles'] as const}
+      yLabel={{ kernelTimeNs: 'kernel time', cycles: 'core cycles' }}
+      yFormat={{ kernelTimeNs: ns, cycles: (v) => num(v) }}
       xLabel="clock divisor (1600 / divisor MHz)"
       opts={() => ({ xScale: 'linear' })}
       series={dvfsSeries}

@@ -29,7 +29,7 @@ describe('sweepSeries', () => {
 
 describe('dvfsSeries', () => {
   it('one point per run, one line per kernel, sorted by divisor', () => {
-    const records = [8, 3, 16].map((d, i) => rec(`r${i}`, 'dvfs-kernels', { divisor: d }, [{ kernel: 'dot', divisor: d, gflopsPerW: 1 / d, wallNs: d * 100, cycles: 1000 - d }]));
+    const records = [8, 3, 16].map((d, i) => rec(`r${i}`, 'dvfs-kernels', { divisor: d }, [{ kernel: 'dot', divisor: d, gflopsPerW: 1 / d, kernelTimeNs: d * 100, cycles: 1000 - d }]));
     records.push(rec('m', 'dvfs-kernels', {}, [{ kernel: 'matmul', divisor: 3, gflopsPerW: 2 }]));
     const s = dvfsSeries(records, 'gflopsPerW', 'm');
     expect(s).toHaveLength(2);

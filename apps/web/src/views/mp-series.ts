@@ -60,7 +60,7 @@ export function sweepSeries(records: readonly RunRecord[], y: SweepY, current: s
   });
 }
 
-export const DVFS_Y = ['gflopsPerW', 'wallNs', 'cycles', 'avgPowerW', 'gflops'] as const;
+export const DVFS_Y = ['gflopsPerW', 'kernelTimeNs', 'cycles', 'avgPowerW', 'gflops'] as const;
 export type DvfsY = (typeof DVFS_Y)[number];
 
 /** dvfs-kernels: a row field against the clock divisor, one line per kernel. */

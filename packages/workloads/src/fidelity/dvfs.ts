@@ -39,7 +39,7 @@ export const dvfsKernels: Reproduction = {
   experiments: KERNELS.flatMap((k) => DIVISORS.map((d) => exp(k, d))),
   evaluate(runs) {
     const cycles = series(runs, 'dot', 'cycles');
-    const time = series(runs, 'dot', 'wallNs');
+    const time = series(runs, 'dot', 'kernelTimeNs');
     const paperEff = series(runs, 'dot', 'gflopsPerWattPaper');
     const labEff = series(runs, 'dot', 'gflopsPerW');
     const cells = [
