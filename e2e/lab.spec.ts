@@ -433,6 +433,10 @@ test('message passing: the MPB view shows the improved channel’s extended mask
   await canvas.hover({ position: { x: (62 + 6 * 60 + 3) * s, y: (66 + 3) * s } });
   await expect(lab.id('mpb-tooltip')).toContainText('rank 3 (core 3)');
   await expect(lab.id('mpb-tooltip')).toContainText('send seq');
+  // the same decoding as a data table (the view's text alternative)
+  await lab.id('table-mpb').locator('summary').click();
+  const rank3 = lab.id('table-mpb').locator('tr', { hasText: 'rank 3 (core 3)' });
+  await expect(rank3.filter({ hasText: 'send seq' }).first()).toBeVisible();
   // the latency chart has this run's 13 sizes
   await expect(lab.id('mpi-latency-runs')).toContainText('1 run, 13 points');
   await lab.shot('mpb-view', lab.id('view-mpb'));

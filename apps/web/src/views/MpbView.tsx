@@ -130,6 +130,15 @@ export function MpbView({ prepared, run }: WorkloadViewProps) {
           return { key: staticKey, drawStatic: (p) => drawMpbStatic(p, s), drawDynamic: (p) => drawMpbDynamic(p, s) };
         }}
         version={() => `${drawKey.current}|${hoverRegion}|${staticKey}`}
+        table={{
+          caption: `The MPB of core ${owner}: each region, its bytes and what it holds now`,
+          columns: ['region', 'bytes', 'contents'],
+          rows: () =>
+            probe.regions.map((r) => {
+              const [label = '', range = '', ...rest] = describeRegion(r, probe.fields, probe.bytes);
+              return [label, range.replace(/^bytes /, ''), rest.join('; ')];
+            }),
+        }}
         toolbar={
           <label className="inline">
             core{' '}
