@@ -80,6 +80,11 @@ test('Stop ends a sweep and keeps the points so far; paper values are drawn besi
   await page.waitForTimeout(3000);
   await expect(points).toHaveAttribute('data-count', String(kept));
   await expect(lab.id('sweep-stop')).toBeDisabled();
+  // the data table puts the paper's value and the ratio beside each lab point it measured
+  await page.locator('.sweep-table summary').click();
+  const ratios = (await lab.id('sweep-ratio').allTextContents()).filter((t) => t !== '');
+  expect(ratios.length).toBeGreaterThanOrEqual(1);
+  for (const r of ratios) expect(r).toMatch(/^\d[\d.e+-]*×$/);
   await lab.shot('gallery-sweep-stopped-dark', lab.id('sweep-panel'));
   expect(await seriousViolations(page), 'gallery with a stopped sweep, dark theme').toEqual([]);
 });

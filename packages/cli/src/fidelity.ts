@@ -5,13 +5,10 @@
  * reproduction is printed as it finishes. Unknown ids in --only are an error naming the known ones.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname } from 'node:path';
-import { Simulation, type ExperimentInput } from '@manycore/engine';
-import { renderReport, reproductions, runReproductions, summaryOf, workloads, type RunOutput } from '@manycore/workloads';
-import { nodeHost } from '@manycore/workers/node-host';
+import { renderReport, reproductions, runReproductions, summaryOf } from '@manycore/workloads';
 import { UsageError, type FidelityArgs } from './args';
+import { workerRunner, writeAtomically } from './io';
 
 function gitCommit(): string | undefined {
   try {
@@ -29,13 +26,7 @@ export async function fidelity(args: FidelityArgs): Promise<void> {
   const unknown = args.only.filter((id) => !reproductions.some((r) => r.id === id));
   if (unknown.length) throw new UsageError(`fidelity --only: unknown reproduction ${unknown.join(', ')} (known: ${reproductions.map((r) => r.id).join(', ')})`);
   const list = args.only.length ? reproductions.filter((r) => args.only.includes(r.id)) : reproductions;
-  const workerUrl = new URL('./worker.mjs', import.meta.url);
-  const run = async (experiment: ExperimentInput): Promise<RunOutput> => {
-    const t0 = performance.now();
-    const sim = new Simulation(experiment, workloads, { coresPerWorker: args.coresPerWorker, hostCpus: availableParallelism() });
-    const results = await sim.start(nodeHost(workerUrl));
-    return { experiment, rows: results.workload.rows, digest: results.digest, wallMs: performance.now() - t0 };
-  };
+  const run = workerRunner(args.coresPerWorker);
   const t0 = performance.now();
   const tty = process.stderr.isTTY && !args.quiet;
   const results = await runReproductions(
@@ -59,13 +50,6 @@ export async function fidelity(args: FidelityArgs): Promise<void> {
     host: `node ${process.version}, ${availableParallelism()} CPUs`,
     commit: gitCommit(),
   });
-  try {
-    mkdirSync(dirname(args.out), { recursive: true });
-    const tmp = `${args.out}.tmp-${process.pid}`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, args.out);
-  } catch (err) {
-    throw new UsageError(`--out ${args.out}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
+  writeAtomically(args.out, text);
   process.stdout.write(`wrote ${args.out} (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
 }

@@ -6,21 +6,15 @@
  * the run index and the run's parameters) as JSON and CSV. An unknown ID is a usage error
  * naming the valid ones.
  */
-import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { Simulation, type ExperimentInput, type Row } from '@manycore/engine';
-import { chartPoints, describeRun, guidedExperiments, resolvePaperPoints, sweepRows, workloads, type ChartPoint, type GuidedExperiment } from '@manycore/workloads';
-import { nodeHost } from '@manycore/workers/node-host';
+import { join } from 'node:path';
+import type { ExperimentInput, Row } from '@manycore/engine';
+import { chartPoints, describeRun, guidedExperiments, resolvePaperPoints, sweepRows, type ChartPoint, type GuidedExperiment, type RunOutput } from '@manycore/workloads';
 import { UsageError } from './args';
+import { workerRunner, writeAtomically } from './io';
 import type { GuidedArgs } from './guided-args';
 
-export interface GuidedRun {
-  experiment: ExperimentInput;
-  rows: Row[];
-  digest: string;
-  wallMs: number;
-}
+export type GuidedRun = RunOutput;
 export type RunOne = (experiment: ExperimentInput) => Promise<GuidedRun>;
 
 export function entryOf(id: string): GuidedExperiment {
@@ -129,21 +123,6 @@ export function guidedDocument(entry: GuidedExperiment, outputs: (GuidedRun | un
   };
 }
 
-function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* nothing to clean */
-    }
-    throw new UsageError(`--out ${file}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-}
 
 function fmt(v: number): string {
   return Number(v.toPrecision(6)).toString();
@@ -169,15 +148,7 @@ export async function guided(args: GuidedArgs, runOne?: RunOne): Promise<void> {
   }
   const entry = entryOf(args.id!);
   const paths = outputPaths(entry.id, args.out);
-  const workerUrl = new URL('./worker.mjs', import.meta.url);
-  const run: RunOne =
-    runOne ??
-    (async (experiment) => {
-      const t0 = performance.now();
-      const sim = new Simulation(experiment, workloads, { coresPerWorker: args.coresPerWorker, hostCpus: availableParallelism() });
-      const results = await sim.start(nodeHost(workerUrl));
-      return { experiment, rows: results.workload.rows, digest: results.digest, wallMs: performance.now() - t0 };
-    });
+  const run: RunOne = runOne ?? workerRunner(args.coresPerWorker);
   const t0 = performance.now();
   const tty = process.stderr.isTTY && !args.quiet;
   process.stderr.write(args.quiet ? '' : `${entry.title}: ${entry.experiments.length} run${entry.experiments.length === 1 ? '' : 's'}\n`);

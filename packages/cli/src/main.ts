@@ -5,7 +5,7 @@
  * summary, and writes the results JSON (only when the run succeeds).
  * Exit codes: 0 ok, 1 the simulation failed, 2 bad input.
  */
-import { readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import {
@@ -24,6 +24,7 @@ import { formatSummary, progressLine } from './summary';
 import { fidelity } from './fidelity';
 import { guided } from './guided';
 import { versionText } from './version';
+import { writeAtomically } from './io';
 
 function fail(code: number, message: string): never {
   process.stderr.write(`manycore: ${message}\n`);
@@ -89,20 +90,6 @@ function readExperimentFile(file: string): unknown {
   }
 }
 
-function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* nothing to clean */
-    }
-    throw new UsageError(`--out ${file}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-}
 
 async function run(args: RunArgs): Promise<void> {
   const input = args.experimentFile ? readExperimentFile(args.experimentFile) : args.experiment;

@@ -27,6 +27,22 @@ function Header({ k }: { k: string }) {
   return <th scope="col">{k}</th>;
 }
 
+/** The field on one axis of the results chart. */
+function AxisSelect(props: { axis: 'x' | 'y'; value: string; fields: readonly string[]; onChange(field: string): void; testId: string }) {
+  return (
+    <label className="inline">
+      {props.axis}{' '}
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)} data-testid={props.testId}>
+        {props.fields.map((k) => (
+          <option key={k} value={k}>
+            {k}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 type Set_ = { label: string; rows: Record<string, unknown>[]; dash?: number[] };
 
 export function RowsChart({ id, sets, chart }: { id: string; sets: Set_[]; chart?: WorkloadChart | null }) {
@@ -78,26 +94,8 @@ export function RowsChart({ id, sets, chart }: { id: string; sets: Set_[]; chart
         }}
         toolbar={
           <>
-            <label className="inline">
-              x{' '}
-              <select value={xs} onChange={(e) => setX(e.target.value)} data-testid={`${id}-x`}>
-                {auto.numeric.map((k) => (
-                  <option key={k} value={k}>
-                    {k}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="inline">
-              y{' '}
-              <select value={ys} onChange={(e) => setY(e.target.value)} data-testid={`${id}-y`}>
-                {auto.numeric.map((k) => (
-                  <option key={k} value={k}>
-                    {k}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <AxisSelect axis="x" value={xs} fields={auto.numeric} onChange={setX} testId={`${id}-x`} />
+            <AxisSelect axis="y" value={ys} fields={auto.numeric} onChange={setY} testId={`${id}-y`} />
           </>
         }
       />

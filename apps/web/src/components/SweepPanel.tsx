@@ -107,6 +107,7 @@ export function SweepPanel({ entry, registry, host, hostCpus, onClose }: SweepPa
                   {hint.series ? <th scope="col">series</th> : null}
                   <th scope="col">{hint.y} (lab)</th>
                   {paper.length ? <th scope="col">paper</th> : null}
+                  {paper.length ? <th scope="col">lab / paper</th> : null}
                   <th scope="col">run</th>
                 </tr>
               </thead>
@@ -117,6 +118,7 @@ export function SweepPanel({ entry, registry, host, hostCpus, onClose }: SweepPa
                     {hint.series ? <td>{(p ?? q)!.series}</td> : null}
                     <td>{p ? formatField(hint.y, p.y) : '–'}</td>
                     {paper.length ? <td title={q?.label}>{q ? formatField(hint.y, q.y) : ''}</td> : null}
+                    {paper.length ? <td data-testid="sweep-ratio">{p && q && q.y !== 0 ? `${(p.y / q.y).toPrecision(3)}×` : ''}</td> : null}
                     <td>{p ? p.run + 1 : ''}</td>
                   </tr>
                 ))}
