@@ -96,13 +96,12 @@ export function Compare(props: CompareProps) {
     const run = new LiveRun(v.experiment, { coresPerWorker: props.coresPerWorker, hostCpus: props.hostCpus, host: props.host, registry: props.registry });
     current.current = run;
     setRunning(which);
-    return new Promise((resolve, reject) => {
-      run.subscribe(() => {
-        if (run.status === 'done' || run.status === 'stopped') resolve({ ...slot, results: run.results, wallMs: run.wallMs });
-        else if (run.status === 'error') reject(new Error(`${which}: ${run.error}`));
-      });
-      run.start();
-    });
+    const finished = run.finished().then(
+      (results) => ({ ...slot, results, wallMs: run.wallMs }),
+      (err: Error) => Promise.reject(new Error(`${which}: ${err.message}`)),
+    );
+    run.start();
+    return finished;
   };
 
   const runBoth = async () => {

@@ -74,10 +74,12 @@ beforeAll(() => {
 describe('LiveRun with frame pacing', () => {
   it('a paced run gives the same digest as an inline run, and the pacer did hold the workers', async () => {
     const run = liveRun();
+    const results = run.finished();
     run.start();
     await finished(run);
     expect(run.status).toBe('done');
     expect(run.results!.digest).toBe(inlineDigest);
+    expect(await results).toBe(run.results); // finished() resolves with the same results
     const s = run.pacingStats()!;
     expect(s.frames).toBeGreaterThan(5);
     expect(s.heldMs).toBeGreaterThan(0);

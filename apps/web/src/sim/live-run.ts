@@ -116,6 +116,16 @@ export class LiveRun {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
+
+  /** The results when the run finishes (done, or stopped at its time limit); rejects when it fails. Call before start(). */
+  finished(): Promise<Results> {
+    return new Promise((resolve, reject) => {
+      this.subscribe(() => {
+        if ((this.status === 'done' || this.status === 'stopped') && this.results) resolve(this.results);
+        else if (this.status === 'error') reject(new Error(this.error ?? 'the run failed'));
+      });
+    });
+  }
   private emit(): void {
     for (const fn of this.listeners) fn();
   }

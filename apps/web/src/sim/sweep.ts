@@ -148,10 +148,7 @@ export function liveRunStarter(opts: Omit<LiveRunOptions, 'speedNsPerS'>): (expe
     let reject: (err: Error) => void = () => {};
     const finished = new Promise<{ rows: Row[]; digest: string }>((resolve, rej) => {
       reject = rej;
-      run.subscribe(() => {
-        if ((run.status === 'done' || run.status === 'stopped') && run.results) resolve({ rows: run.results.workload.rows, digest: run.results.digest });
-        else if (run.status === 'error') rej(new Error(run.error ?? 'the run failed'));
-      });
+      run.finished().then((r) => resolve({ rows: r.workload.rows, digest: r.digest }), rej);
     });
     run.start();
     return {
