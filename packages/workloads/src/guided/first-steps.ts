@@ -12,7 +12,7 @@ export const firstSteps: GuidedExperiment[] = [
       'Every core walks a 1 MB buffer in its private memory, one 32-byte line per load, so each load goes to the nearest of the four memory controllers. Loaded from the gallery it starts at 10 us of simulated time per second, to leave time for the what-if below (choose a faster speed above the chip to finish sooner).',
     whatToLookFor: [
       'The links towards the four memory controllers light up; routing is X then Y, so traffic runs along a row before turning.',
-      'The controller queue chart climbs: 12 cores share each controller.',
+      'The memory-controller backlog chart climbs: 12 cores share each controller.',
       'Cores spend most of their time stalled on L2 misses (the stall chart), not computing.',
       'What-if: set island 0 to divisor 8 while it runs. Its power drops by more than half, yet its cores barely slow: they were waiting for memory anyway.',
     ],
