@@ -97,6 +97,6 @@ describe('fidelity arguments', () => {
     expect(() => parseArgs(['fidelity', '--cores-per-worker', 'x'])).toThrow('--cores-per-worker x: not a number');
     expect(() => parseArgs(['fidelity', '--param', 'a=1'])).toThrow('fidelity: unknown option --param');
     expect(() => parseArgs(['fidelity', '--jobs', '0'])).toThrow('--jobs 0: must be at least 1');
-    expect(() => parseArgs(['frobnicate'])).toThrow('expected run, list, fidelity or guided');
+    expect(() => parseArgs(['frobnicate'])).toThrow('expected run, list, fidelity, guided or sweep');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { EXPERIMENT_VERSION } from '@manycore/engine';
 import { parseGuided, type GuidedArgs } from './guided-args';
+import { parseSweep, type SweepArgs } from './sweep-args';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -50,7 +51,7 @@ export interface FidelityArgs {
   jobs: number | 'auto';
   quiet: boolean;
 }
-export type Args = RunArgs | ListArgs | HelpArgs | FidelityArgs | GuidedArgs | VersionArgs;
+export type Args = RunArgs | ListArgs | HelpArgs | FidelityArgs | GuidedArgs | VersionArgs | SweepArgs;
 
 export const USAGE = `manycore: run Manycore Lab experiments headlessly
 
@@ -68,6 +69,16 @@ Usage:
   manycore guided run ID [--out DIR|FILE.json|FILE.csv] [--jobs N|auto] [--cores-per-worker N|auto] [--quiet]
                runs every experiment of the entry (a sweep: several at once) and writes the rows of
                every run, with the run index and its parameters, as JSON and CSV (default ./ID.json, ./ID.csv)
+  manycore sweep --experiment FILE.json --vary PATH=V1,V2,... [--vary ...] --out DIR [--jobs N|auto] [--quiet]
+               the grid of the varied values (the first --vary slowest) over one experiment (PATH: dotted,
+               e.g. workload.params.hops, quantumNs, chip.overrides.mesh.width); runs --jobs points at once,
+               writes DIR/points, DIR/results and the merged DIR/rows.json and DIR/rows.csv; run again to
+               resume (finished points are kept; another sweep in DIR is an error)
+  manycore sweep ... --emit slurm [--manycore CMD]
+  manycore sweep ... --emit k8s [--image NAME] [--parallelism N] [--results-claim NAME] [--manycore CMD]
+               writes the same points and a Slurm job array (DIR/slurm.sbatch) or a Kubernetes Indexed
+               Job with its ConfigMap (DIR/job.yaml) instead of running them
+  manycore sweep --merge DIR   merges the finished points of DIR (e.g. after the array ran)
 
 Options:
   --preset NAME         chip preset (default scc); mesh: SCC tiles on any mesh, sized by
@@ -140,7 +151,8 @@ export function parseArgs(argv: string[]): Args {
   }
   if (command === 'fidelity') return parseFidelity(rest);
   if (command === 'guided') return parseGuided(rest);
-  if (command !== 'run') throw new UsageError(`unknown command "${command}" (expected run, list, fidelity or guided)`);
+  if (command === 'sweep') return parseSweep(rest);
+  if (command !== 'run') throw new UsageError(`unknown command "${command}" (expected run, list, fidelity, guided or sweep)`);
   const out: RunArgs = {
     command: 'run',
     experiment: {},

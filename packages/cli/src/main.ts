@@ -23,6 +23,7 @@ import { parseArgs, UsageError, USAGE, type RunArgs } from './args';
 import { formatSummary, progressLine } from './summary';
 import { fidelity } from './fidelity';
 import { guided } from './guided';
+import { sweepCommand } from './sweep';
 import { versionText } from './version';
 import { writeAtomically } from './io';
 
@@ -142,6 +143,7 @@ async function main(): Promise<void> {
     if (args.command === 'list') list(args.json);
     else if (args.command === 'fidelity') await fidelity(args);
     else if (args.command === 'guided') await guided(args);
+    else if (args.command === 'sweep') await sweepCommand(args);
     else await run(args);
   } catch (err) {
     if (err instanceof UsageError || err instanceof ExperimentError) fail(2, err.message);
