@@ -58,6 +58,7 @@ export function formatSummary(r: Results, out?: string): string {
     `  memory ops        ${s.chip.loads} loads, ${s.chip.stores} stores; DRAM ${s.chip.dramReads} reads, ${s.chip.dramWrites} writes`,
     `  network           ${s.chip.flits} flits` + (busiest ? `; busiest controller ${busiest.controller} (${busiest.requests} requests, max queue ${busiest.queueMax})` : ''),
     `  host              ${r.host.name}, ${r.host.workers} worker(s), ${(r.host.wallMs / 1000).toFixed(2)} s wall, ${rate(r.host.simOpsPerSec)} ops/s, ${rate(r.host.simCoreCyclesPerSec)} core-cycles/s`,
+    ...(r.protocolBug ? [`  protocol bug on: ${r.protocolBug.workload} bug=${r.protocolBug.bug}: ${r.protocolBug.expect}`] : []),
     '',
     `Rows (${r.workload.rows.length}):`,
     ...table(r.workload.rows, 16, out),

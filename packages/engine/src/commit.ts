@@ -19,11 +19,12 @@ import type { ResolvedChip } from './chip';
 import { corePeriodPs } from './chip';
 import { familyOf } from './chips/registry';
 import type { AnyChipFamily } from './chips/family';
-import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, EVENTS_CAP, ISL_SLOTS, LINK_SLOTS, S, SERIES_CAP, Status, Request, WLOG_BYTES, WLOG_TAS, WLOG_UNIT, seriesOffsets, type Views } from './layout';
+import { CORE_SLOTS, CTL, CTLF, CTRL_SLOTS, EPOCH_LOG_CAP, EVENTS_CAP, ISL_SLOTS, LINK_SLOTS, S, SERIES_CAP, Status, Request, WLOG_BYTES, WLOG_TAS, WLOG_UNIT, seriesOffsets, type Views } from './layout';
 import { readCommittedLine, valueAt, writeCommittedLine } from './memory';
 import { ISL, PowerModel } from './power';
-import { BLOCK_REASON_NAMES, BlockReason, C, CoreState, compare, LINE_WORDS, SPACE_SHIFT } from './vocabulary';
+import { BlockReason, C, CoreState, compare, LINE_WORDS } from './vocabulary';
 import { CTRL, LINK, Weaver } from './weave';
+import { describeDeadlock } from './wait-for';
 
 /** Plain run settings derived from the experiment (experiment.ts) and the chip. */
 export interface RunSettings {
@@ -89,6 +90,8 @@ export class Committer {
       v.core[b + C.state] = this.participant[core] ? CoreState.Runnable : CoreState.Idle;
       v.core[b + S.participates] = this.participant[core]!;
       v.core[b + S.wakePs] = NaN;
+      v.core[b + S.waitsFor] = -1; // wait-for.ts: no wait names a core yet, none polls an L1 copy
+      v.core[b + S.waitL1Value] = NaN;
     }
     for (let i = 0; i < chip.islands; i++) v.isl[i * ISL_SLOTS + ISL.volts] = this.power.islandVolts(i);
     this.applyTimeline(0);
@@ -195,6 +198,11 @@ export class Committer {
     const startPs = v.ctlF[CTLF.epochStartPs]!;
     const endPs = v.ctlF[CTLF.epochEndPs]!;
     v.ctl[CTL.epoch]! += 1;
+    // the epoch log (the web's timeline): entry k is the end of epoch k + 1; past the cap the
+    // count still grows, so a full log is visible, never silent. Nothing simulated reads it.
+    const logged = v.ctl[CTL.epochLogCount]!;
+    if (logged < EPOCH_LOG_CAP) v.epochLog[logged] = endPs;
+    v.ctl[CTL.epochLogCount] = logged + 1;
 
     // failures first
     for (let core = 0; core < cores; core++)
@@ -240,6 +248,7 @@ export class Committer {
     for (let core = 0; core < cores; core++) {
       const b = core * CORE_SLOTS;
       if (c[b + C.state] !== CoreState.Blocked || c[b + C.blockedOn] !== BlockReason.Flag) continue;
+      if (!Number.isNaN(c[b + S.waitL1Value]!)) continue; // spins on its own L1 copy (CL1INVMB skipped): no write reaches it
       c[b + S.waitCand] = 0;
       const line = c[b + S.waitLine]!;
       const list = waiters.get(line);
@@ -393,21 +402,9 @@ export class Committer {
     return false;
   }
 
+  /** The failure message when no core can run: the wait-for cycle or the stale flag copy (wait-for.ts). */
   describeDeadlock(): string {
-    const { v } = this;
-    const parts: string[] = [];
-    for (const core of this.settings.participants) {
-      const b = core * CORE_SLOTS;
-      if (v.core[b + C.state] !== CoreState.Blocked) continue;
-      const reason = BLOCK_REASON_NAMES[v.core[b + C.blockedOn]!] ?? 'unknown';
-      if (v.core[b + C.blockedOn] === BlockReason.Flag) {
-        const line = v.core[b + S.waitLine]!;
-        const space = line >>> SPACE_SHIFT;
-        parts.push(`core ${core} waits on a flag (space ${space}, line 0x${(line & 0x0fffffff).toString(16)}, offset ${v.core[b + S.waitOffset]})`);
-      } else parts.push(`core ${core} waits at a ${reason}`);
-      if (parts.length >= 8) break;
-    }
-    return `deadlock: no core can run (${parts.join('; ')})`;
+    return describeDeadlock(this.v, this.settings.participants);
   }
 
   /**

@@ -30,6 +30,7 @@ import { Overlay } from './overlay';
 import { makeRng, type Rng } from './rng';
 import { coreTile, tileX, tileY } from './topology';
 import { BlockReason, C, CoreState, LINE_BYTES, LINE_WORDS, WAIT_OPS, YIELD_BLOCKED, YIELD_DUE, compare, type Sim, type WaitOpName } from './vocabulary';
+import { waitWhatCode, type WaitOn } from './wait-for';
 
 export const DUE = YIELD_DUE;
 
@@ -371,8 +372,10 @@ export abstract class CoreBase {
    * Instructions: the core spins (reads, compares, branches), so a wait executes
    * `pollInstructions` per poll read: one for the first read, and one per `pollPs` of the time
    * it was blocked (counted when it wakes). 0 for a core that stalls without executing.
+   * `on`: the core whose write releases the wait, if the caller knows it (the wait-for graph a
+   * deadlock message names, wait-for.ts); not read by the simulation.
    */
-  protected *waitLine(lineId: number, off: number, size: number, op: WaitOpName, value: number, pollPs: number, cause: number, pollInstructions: number): Sim<number> {
+  protected *waitLine(lineId: number, off: number, size: number, op: WaitOpName, value: number, pollPs: number, cause: number, pollInstructions: number, on?: WaitOn): Sim<number> {
     const opCode = WAIT_OPS[op];
     if (opCode === undefined) throw new SimulationError(`core ${this.id}: unknown wait operator ${String(op)}`);
     this.readMemLine(lineId, this.bulk32, 0);
@@ -390,11 +393,25 @@ export abstract class CoreBase {
     c[cb + S.waitOp] = opCode;
     c[cb + S.waitValue] = value;
     c[cb + S.waitReadPs] = pollPs;
+    this.recordWaitOn(on, NaN);
     yield* this.blockOn(BlockReason.Flag);
     const polls = pollPs > 0 ? Math.floor((c[cb + S.wakePs]! - c[cb + S.blockedAtPs]!) / pollPs) : 0;
     this.lastPolls += polls;
     this.retire(polls * pollInstructions);
     return c[cb + S.tasResult]!;
+  }
+
+  /**
+   * Records who releases the flag wait about to block (S.waitsFor, S.waitWhat; -1 = nobody
+   * named) and, for a poll that reads a copy in the core's own cache, that copy's value
+   * (S.waitL1Value; NaN = the poll reads memory). Read only to explain a deadlock.
+   */
+  protected recordWaitOn(on: WaitOn | undefined, l1Value: number): void {
+    const c = this.c;
+    const cb = this.cb;
+    c[cb + S.waitsFor] = on ? on.core : -1;
+    c[cb + S.waitWhat] = waitWhatCode(on?.what);
+    c[cb + S.waitL1Value] = l1Value;
   }
 
   /** Ideal barrier over every core that runs the workload (harness synchronisation). */

@@ -35,6 +35,9 @@
  *   dram     Float64 x controllers x banks x BANK_SLOTS   each DRAM bank's open row and ready times (dram/ddr.ts), written only by the weave
  *   unit     chip.unitStateBytes     state of the family's memory-side units (a TILE64 home L2's tags);
  *            read by cores during an epoch, written only by the committer
+ *   epochLog Float64 x EPOCH_LOG_CAP  end time (ps) of each committed epoch, in order (CTL.epochLogCount;
+ *            a count beyond the cap means the later boundaries were not stored); read by the web's
+ *            timeline (scrubbing), never by the simulation
  */
 import { corePeriodPs, type ResolvedChip } from './chip';
 import { BANK_SLOTS, dramBanks } from './dram/ddr';
@@ -61,6 +64,7 @@ export const CTL = {
   timelineNext: 17, // index of the next experiment timeline event to apply
   finishedCores: 18,
   expected: 19, // workers that run the current epoch (the barrier waits for this many)
+  epochLogCount: 20, // epochs committed into the epoch log (beyond EPOCH_LOG_CAP: counted, not stored)
 } as const;
 export const CTL_INTS = 32;
 
@@ -129,6 +133,9 @@ export const S = {
   sampleClockPs: CORE_COUNTERS + 25,
   prevWaitPs: CORE_COUNTERS + 26, // power: wait time seen at the previous commit
   waitAccountedPs: CORE_COUNTERS + 27, // power: blocked time already accounted, not yet in stallWaitPs
+  waitsFor: CORE_COUNTERS + 28, // a flag wait: the core whose write releases it, -1 = not named (wait-for.ts)
+  waitWhat: CORE_COUNTERS + 29, // what that core writes (index in WAIT_WHAT)
+  waitL1Value: CORE_COUNTERS + 30, // a flag wait polling a copy in its L1 (CL1INVMB skipped): that copy's value; NaN = polls memory
 } as const;
 export const CORE_SLOTS = CORE_COUNTERS + 32;
 
@@ -157,6 +164,8 @@ export const EVENTS_CAP = 1024;
 export const BLOCKS_PER_CTRL = 65536;
 export const CAL_CAP = 1024;
 export const BLOCK_BYTES = 128 * 1024;
+/** Epoch boundaries the epoch log keeps (8 B each: 512 KB); later epochs are counted, not stored. */
+export const EPOCH_LOG_CAP = 65536;
 
 export interface Layout {
   cores: number;
@@ -193,6 +202,7 @@ export interface Layout {
     cal: number;
     dram: number;
     unit: number;
+    epochLog: number;
   };
   l1Stride: number; // bytes per core
   l2Stride: number;
@@ -332,6 +342,7 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}, quan
     cal: take(chip.controllers * CAL_CAP * 2 * 8),
     dram: take(chip.controllers * dramBanks(chip.dram) * BANK_SLOTS * 8),
     unit: take(chip.unitStateBytes ?? 0),
+    epochLog: take(EPOCH_LOG_CAP * 8),
   };
   return {
     cores,
@@ -359,8 +370,9 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}, quan
 /** Typed views over the shared buffers; one per thread, built from the same layout. */
 export interface Views {
   layout: Layout;
-  state: SharedArrayBuffer;
-  pool: SharedArrayBuffer;
+  /** Shared between worker threads, or a plain ArrayBuffer in the one-worker fallback (allocateBuffers). */
+  state: StateBuffer;
+  pool: StateBuffer;
   ctl: Int32Array;
   ctlF: Float64Array;
   core: Float64Array;
@@ -387,9 +399,11 @@ export interface Views {
   dram: Float64Array;
   /** The family units' state (layout.unitBytes bytes) as 32-bit words. */
   unit: Int32Array;
+  /** End time (ps) of each committed epoch (EPOCH_LOG_CAP entries; CTL.epochLogCount of them written). */
+  epochLog: Float64Array;
 }
 
-export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: SharedArrayBuffer): Views {
+export function makeViews(layout: Layout, state: StateBuffer, pool: StateBuffer): Views {
   const o = layout.off;
   const cores = layout.cores;
   return {
@@ -420,9 +434,20 @@ export function makeViews(layout: Layout, state: SharedArrayBuffer, pool: Shared
     cal: new Float64Array(state, o.cal, layout.controllers * CAL_CAP * 2),
     dram: new Float64Array(state, o.dram, layout.controllers * layout.dramBanks * BANK_SLOTS),
     unit: new Int32Array(state, o.unit, layout.unitBytes >>> 2),
+    epochLog: new Float64Array(state, o.epochLog, EPOCH_LOG_CAP),
   };
 }
 
-export function allocateBuffers(layout: Layout): { state: SharedArrayBuffer; pool: SharedArrayBuffer } {
-  return { state: new SharedArrayBuffer(layout.stateBytes), pool: new SharedArrayBuffer(layout.poolBytes) };
+/**
+ * The buffers of a run. A SharedArrayBuffer is what lets several worker threads run the chip;
+ * where the page is not cross-origin isolated there is none, and one thread owns plain
+ * ArrayBuffers instead (`shared: false`: the cooperative loop, cooperative.ts, which never calls
+ * Atomics.wait). Atomics.load/store/add work the same on both. `poolBytes` overrides the DRAM
+ * pool's size: 0 for a thread that only reads a copy of the state (the fallback's mirror).
+ */
+export type StateBuffer = SharedArrayBuffer | ArrayBuffer;
+export function allocateBuffers(layout: Layout, opts: { shared?: boolean; poolBytes?: number } = {}): { state: StateBuffer; pool: StateBuffer } {
+  const poolBytes = opts.poolBytes ?? layout.poolBytes;
+  if (opts.shared === false) return { state: new ArrayBuffer(layout.stateBytes), pool: new ArrayBuffer(poolBytes) };
+  return { state: new SharedArrayBuffer(layout.stateBytes), pool: new SharedArrayBuffer(poolBytes) };
 }

@@ -11,6 +11,7 @@ import { meshLinks, coreTile, tileX, tileY } from './topology';
 import { PS_PER_NS } from './units';
 import { C, CORE_STATE_NAMES, STALL_NAMES, type CoreState } from './vocabulary';
 import { digestOf } from './digest';
+import { paramsForDigest, protocolBugOf, type ProtocolBug } from './protocol-bug';
 import { CTRL, LINK } from './weave';
 
 export const RESULTS_SCHEMA = 'manycore-results/1';
@@ -112,6 +113,8 @@ export interface Results {
     coreUtilization: number[][];
   };
   workload: { name: string; params: Record<string, unknown>; rows: Row[]; [k: string]: unknown };
+  /** Present when a protocol bug is on (protocol-bug.ts): the workload's switch and what should go wrong. */
+  protocolBug?: ProtocolBug;
   host: { name: string; wallMs: number; workers: number; coresPerWorker: number; simOpsPerSec: number; simCoreCyclesPerSec: number };
 }
 
@@ -272,7 +275,9 @@ export function buildResults(
   const summarized = run.workload.summarize ? run.workload.summarize(reported, run.params as never, chip, simulated, series) : reported;
   const extra = run.workload.extra ? run.workload.extra(reported, run.params as never, chip, simulated, series) : {};
   const workload = { name: run.workload.name, params: run.params, rows: summarized, ...extra };
-  const digest = digestOf({ simulated, series, workload });
+  // the digest covers the parameters without `bug: 'none'` (the digest runs had before the switch)
+  const digest = digestOf({ simulated, series, workload: { ...workload, params: paramsForDigest(workload.params as Record<string, unknown>) } });
+  const protocolBug = protocolBugOf({ workload: { name: run.workload.name, params: run.params as Record<string, unknown> } }, { [run.workload.name]: run.workload });
   const wallS = Math.max(host.wallMs, 1) / 1000;
   return {
     schema: RESULTS_SCHEMA,
@@ -282,6 +287,7 @@ export function buildResults(
     simulated,
     series,
     workload,
+    ...(protocolBug ? { protocolBug } : {}),
     host: {
       name: host.host,
       wallMs: Math.round(host.wallMs),

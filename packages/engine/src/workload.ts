@@ -56,6 +56,12 @@ export interface WorkloadDef<P = Record<string, unknown>, K extends CoreBase = C
    * Presentation only: not part of the results or their digest.
    */
   chart?: WorkloadChart;
+  /**
+   * Protocol bugs on purpose (protocol-bug.ts): each value of the workload's `bug` parameter
+   * (a zod enum with default 'none', the correct protocol) with one sentence on what should go
+   * wrong; the web and the CLI list and explain them. The mechanism is the workload's code.
+   */
+  bugs?: Record<string, string>;
 }
 
 /** WorkloadDef.chart: the default axes of a workload's results chart. */

@@ -14,6 +14,7 @@ import { nbodyRing } from './nbody-ring';
 import { concordance } from './concordance';
 import { latencyLadder } from './tile64/latency-ladder';
 import { tileMessages } from './tile64/tile-messages';
+import { sharedCounter } from './shared-counter';
 
 export const workloads: WorkloadRegistry = {
   [memtest.name]: memtest,
@@ -31,12 +32,14 @@ export const workloads: WorkloadRegistry = {
   [concordance.name]: concordance,
   [latencyLadder.name]: latencyLadder,
   [tileMessages.name]: tileMessages,
+  [sharedCounter.name]: sharedCounter,
 };
 
 export { memtest, mpbPingpong, staleRead, l1Stream };
 export { mpiSweep, rccePair, rcceBcast, dvfsKernels, socketPingpong };
 export { pipeline, dramHops, nbodyRing, concordance };
 export { latencyLadder, tileMessages };
+export { sharedCounter };
 export { stageCores, stageHops, stageBuffers, type PipelineMode, type PipelineOrder, type PipelinePlacement } from './pipeline/plan';
 export * from './placement';
 export { Rcce, rcceLayout, RCCE_CHUNK_BYTES } from './rcce/index';
@@ -58,5 +61,8 @@ export {
   type ChartPoint,
   type PaperPoint,
   type PaperValues,
+  type EmbedControl,
+  type EmbedHint,
+  type ParamValue,
 } from './guided';
 export { reproductions, runReproductions, renderReport, summaryOf, verdictOf, paperBeside, type PaperBeside, type Reproduction, type ReproductionResult, type RunOutput, type Cell, type Check } from './fidelity/index';

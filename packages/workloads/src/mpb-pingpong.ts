@@ -3,6 +3,9 @@
  * payload into its partner's MPB half, then a sequence flag after it; the partner waits for
  * the flag, invalidates its MPBT lines (CL1INVMB), reads the payload from its own MPB and
  * answers the same way. Rows {hops, bytes, roundTripNs} (mean over the iterations).
+ * Bug 'skip-cl1invmb': the flag's poll loop skips CL1INVMB (waitUntil cl1invmb false), so it
+ * reads the flag through L1: once a read has brought the flag line into L1 before the partner's
+ * write, the core spins on that copy for ever (the deadlock message names it).
  */
 import { z } from 'zod';
 import { DUE, type SccCore, type ResolvedChip, type WorkloadDef } from '@manycore/engine';
@@ -12,6 +15,7 @@ const Params = z.strictObject({
   hops: z.number().int().min(0).default(1).describe('mesh hops between the two cores'),
   bytes: z.number().int().min(0).max(8160).default(32).describe('payload per message, bytes (at most 8 KB - one flag line)'),
   iterations: z.number().int().min(1).max(100_000).default(16),
+  bug: z.enum(['none', 'skip-cl1invmb']).default('none').describe('protocol bug: none, or skip-cl1invmb (the flag poll skips CL1INVMB)'),
 });
 type P = z.infer<typeof Params>;
 
@@ -29,15 +33,20 @@ export const mpbPingpong: WorkloadDef<P> = {
   chart: { x: 'bytes', y: 'roundTripNs', series: 'hops', logX: true },
   description: 'Two cores bounce a flag and a payload through the message-passing buffers; round trip grows with hops and payload.',
   params: Params,
+  bugs: {
+    'skip-cl1invmb':
+      "The flag's poll loop skips CL1INVMB: it reads the copy of the flag line in its own L1, never sees the partner's new flag, and the run stops naming the stale copy.",
+  },
   participants: (p, chip) => [0, partner(p, chip)],
   *program(core: SccCore, p: P) {
     const other = core.id === 0 ? partner(p, core.chip) : 0;
     const payload = new Uint8Array(Math.max(p.bytes, 1));
     const t0 = core.now;
+    const waitOpts = { on: { core: other }, cl1invmb: p.bug !== 'skip-cl1invmb' };
     for (let i = 1; i <= p.iterations; i++) {
       const first = core.id === 0;
       if (!first) {
-        yield* core.waitUntil(core.mpbOf(core.id, FLAG_OFFSET), '==', i);
+        yield* core.waitUntil(core.mpbOf(core.id, FLAG_OFFSET), '==', i, 4, waitOpts);
         core.invalidateMpbt();
         core.readRange(core.mpbOf(core.id), p.bytes, payload);
       }
@@ -46,7 +55,7 @@ export const mpbPingpong: WorkloadDef<P> = {
       core.store32(core.mpbOf(other, FLAG_OFFSET), i);
       core.countMessage(other, p.bytes);
       if (first) {
-        yield* core.waitUntil(core.mpbOf(core.id, FLAG_OFFSET), '==', i);
+        yield* core.waitUntil(core.mpbOf(core.id, FLAG_OFFSET), '==', i, 4, waitOpts);
         core.invalidateMpbt();
         core.readRange(core.mpbOf(core.id), p.bytes, payload);
         if (p.bytes > 0 && payload[0] !== (i & 0xff)) throw new Error(`payload corrupted in iteration ${i}`);

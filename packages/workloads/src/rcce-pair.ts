@@ -18,6 +18,10 @@
  * messages and bytes come from the simulated message matrix (both directions). powerW is the
  * chip's power over the timed rounds (lib/power.ts, every wait counted as polling activity);
  * chipPowerW is the engine's average over the whole run (simulated.chip.avgPowerW).
+ * Protocol bugs (`bug`, RCCE_PAIR_BUGS): 'deadlock' makes both cores of a pair send first (the
+ * run stops naming the wait-for cycle: RCCE's waits say whose flag they wait for);
+ * 'skip-cl1invmb' makes RCCE's flag reads skip CL1INVMB (Rcce skipCl1invmb: a wait spins on the
+ * flag line's copy in L1; the run stops naming the stale copy).
  */
 import { z } from 'zod';
 import { windowPowerW, DUE, WorkloadParamError, type SccCore, type ResolvedChip, type Row, type Sim, type WorkloadDef } from '@manycore/engine';
@@ -42,6 +46,7 @@ const Params = z.strictObject({
   rounds: z.number().int().min(0).max(100_000).default(0).describe('iterations per pair (0 = the benchmark default)'),
   shareBytes: z.number().int().min(8).max(65536).default(2048).describe('share: bytes each core writes and reads per round'),
   stencilPoints: z.number().int().min(16).max(65536).default(512).describe('stencil: doubles per core'),
+  bug: z.enum(['none', 'deadlock', 'skip-cl1invmb']).default('none').describe('protocol bug: none, deadlock (both cores of a pair send first) or skip-cl1invmb (flag reads skip CL1INVMB)'),
 });
 type P = z.infer<typeof Params>;
 
@@ -67,9 +72,20 @@ const BUF_B = 2 * MB;
 const BUF_MSG = 4 * MB;
 const BUF_IN = 5 * MB;
 
-/** Exchanges `bytes` with the partner: the lower core id sends first (RCCE is synchronous). */
-function* exchange(rcce: Rcce, me: number, other: number, sbuf: number, rbuf: number, bytes: number): Sim<void> {
-  if (me < other) {
+/** What each protocol bug of rcce-pair should break (WorkloadDef.bugs). */
+export const RCCE_PAIR_BUGS = {
+  deadlock:
+    "Both cores of each pair send first: RCCE's send is synchronous (it waits for the receiver's ready flag), so each core waits for the other's ready flag for ever and the run stops with the wait-for cycle.",
+  'skip-cl1invmb':
+    'Flag reads skip CL1INVMB: the poll reads the copy of the flag line its L1 already holds, never sees the partner\'s flag change, and the run stops with the stale copy named.',
+} as const;
+
+/**
+ * Exchanges `bytes` with the partner: the lower core id sends first (RCCE is synchronous);
+ * `bothSend` (the deadlock bug): both send first.
+ */
+function* exchange(rcce: Rcce, me: number, other: number, sbuf: number, rbuf: number, bytes: number, bothSend = false): Sim<void> {
+  if (me < other || bothSend) {
     yield* rcce.send(sbuf, bytes, other);
     yield* rcce.recv(rbuf, bytes, other);
   } else {
@@ -102,6 +118,7 @@ export const rccePair: WorkloadDef<P> = {
   description:
     'Share, Shift, Stencil or Pingpong on core pairs at 0..8 hops, 1..24 pairs at once: time grows with hops, Share saturates memory, power follows activity.',
   params: Params,
+  bugs: RCCE_PAIR_BUGS,
   participants: (p, chip) => {
     checkRcceChip(chip);
     return pairList(p, chip).flat();
@@ -113,7 +130,8 @@ export const rccePair: WorkloadDef<P> = {
     const [a, b] = list[pi]!;
     const first = core.id === a;
     const other = first ? b : a;
-    const rcce = new Rcce(core, ctx.participants);
+    const rcce = new Rcce(core, ctx.participants, { skipCl1invmb: p.bug === 'skip-cl1invmb' });
+    const bothSend = p.bug === 'deadlock';
     const base = core.privateBase;
     const n = rounds(p);
     const msg = base + BUF_MSG;
@@ -157,24 +175,24 @@ export const rccePair: WorkloadDef<P> = {
             core.writeRange(mine + o, Math.min(32, p.shareBytes - o), (r + core.id) & 0xff);
             if (core.due()) yield DUE;
           }
-          yield* exchange(rcce, core.id, other, msg, inbuf, 8);
+          yield* exchange(rcce, core.id, other, msg, inbuf, 8, bothSend);
           yield* touch(core, theirs, p.shareBytes);
-          yield* exchange(rcce, core.id, other, msg, inbuf, 8);
+          yield* exchange(rcce, core.id, other, msg, inbuf, 8, bothSend);
           break;
         }
         case 'shift':
-          yield* exchange(rcce, core.id, other, msg, inbuf, 128);
+          yield* exchange(rcce, core.id, other, msg, inbuf, 128, bothSend);
           break;
         case 'stencil': {
           const [src, dst] = (r + warm) % 2 === 0 ? [base + BUF_A, base + BUF_B] : [base + BUF_B, base + BUF_A];
           yield* stencilSweep(core, src, dst, p.stencilPoints);
           // halo: my last 64 B to the partner, theirs into the halo buffer
-          yield* exchange(rcce, core.id, other, dst + (p.stencilPoints - 8) * 8, inbuf, 64);
+          yield* exchange(rcce, core.id, other, dst + (p.stencilPoints - 8) * 8, inbuf, 64, bothSend);
           break;
         }
         case 'pingpong': {
           const size = PINGPONG_SIZES[(r + warm) % PINGPONG_SIZES.length]!;
-          if (first) {
+          if (first || bothSend) {
             yield* rcce.send(msg, size, other);
             yield* rcce.recv(inbuf, size, other);
           } else {

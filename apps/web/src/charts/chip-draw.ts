@@ -298,6 +298,11 @@ export interface ChipFrame {
    * mesh grow to it as far as their box allows (lib/theme.ts MIN_CANVAS_TEXT_PX).
    */
   minText?: number;
+  /**
+   * A deadlock's wait-for cycles (engine wait-for.ts), each [a, b, ..., a]: drawn as arrows from
+   * each core to the core it waits for, over everything else; absent or empty: none.
+   */
+  waitFor?: readonly (readonly number[])[];
 }
 
 export const LINK_COLOR = (t: number) => interpolateYlOrRd(0.12 + 0.88 * t);
@@ -533,6 +538,7 @@ export function drawChipDynamic(p: Painter, g: ChipGeometry, f: ChipFrame): void
     }
   if (cells) drawCells(p, g, f);
   else drawCores(p, g, f);
+  if (f.waitFor?.length) drawWaitFor(p, g, f.waitFor);
   // legend ticks
   const { lp, x, y } = legendPainter(p, g);
   const lw = legendWidth(g, legendBars(f));
@@ -639,4 +645,50 @@ function drawCells(p: Painter, g: ChipGeometry, f: ChipFrame): void {
     const r = g.tiles[selTile]!;
     p.rect(r.x, r.y, r.w, r.h, { stroke: palette.select, lineWidth: 12 });
   }
+}
+
+/** Colour of the wait-for arrows: the theme's error red is not in the palette; one that reads on every theme. */
+const WAIT_FOR_STROKE = '#d62728';
+
+/**
+ * A deadlock's wait-for cycles: an arrow from the centre of each core to the core it waits for
+ * (bent a little, so the two arrows of a pair do not overlap), with a head at the waited-for core.
+ */
+export function drawWaitFor(p: Painter, g: ChipGeometry, cycles: readonly (readonly number[])[]): void {
+  for (const cycle of cycles)
+    for (let i = 0; i + 1 < cycle.length; i++) {
+      const a = g.cores[cycle[i]!];
+      const b = g.cores[cycle[i + 1]!];
+      if (!a || !b) continue;
+      const x1 = a.x + a.w / 2;
+      const y1 = a.y + a.h / 2;
+      const x2 = b.x + b.w / 2;
+      const y2 = b.y + b.h / 2;
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      // control point off the middle, to the left of the direction of travel
+      const bend = Math.min(40, len * 0.25);
+      const cx = (x1 + x2) / 2 + (-(y2 - y1) / len) * bend;
+      const cy = (y1 + y2) / 2 + ((x2 - x1) / len) * bend;
+      // stop short of the target core's centre: the head sits on its edge
+      const stop = Math.min(b.w, b.h) * 0.35;
+      const ang = Math.atan2(y2 - cy, x2 - cx);
+      const ex = x2 - Math.cos(ang) * stop;
+      const ey = y2 - Math.sin(ang) * stop;
+      p.path(
+        (c) => {
+          c.moveTo(x1, y1);
+          c.quadraticCurveTo(cx, cy, ex, ey);
+        },
+        { stroke: WAIT_FOR_STROKE, lineWidth: 4 },
+      );
+      const h = 12;
+      p.path(
+        (c) => {
+          c.moveTo(ex, ey);
+          c.lineTo(ex - Math.cos(ang - 0.45) * h, ey - Math.sin(ang - 0.45) * h);
+          c.lineTo(ex - Math.cos(ang + 0.45) * h, ey - Math.sin(ang + 0.45) * h);
+        },
+        { fill: WAIT_FOR_STROKE },
+      );
+    }
 }

@@ -34,6 +34,8 @@ export interface ChipViewProps {
   runKey: unknown;
   metric: string;
   onMetric(id: string): void;
+  /** A deadlock's wait-for cycles ([a, b, ..., a], engine wait-for.ts): arrows on the mesh and a line under it. */
+  waitFor?: number[][] | null;
 }
 
 /** Core numbers are drawn when there are few cores, or when a tile is this many CSS pixels wide (zoomed in). */
@@ -290,6 +292,7 @@ export function ChipView(props: ChipViewProps) {
       detail,
       visible: view && view.zoom > 1 ? view.visible : undefined,
       minText: view ? (MIN_CANVAS_TEXT_PX * palette.textScale) / view.pxPerUnit : 0,
+      waitFor: latest.current.waitFor ?? undefined,
     };
   };
   // exports draw the whole chip; the screen keeps the static layer as a bitmap (CanvasCard)
@@ -311,7 +314,7 @@ export function ChipView(props: ChipViewProps) {
 
   const version = () => {
     const t = latest.current.telemetry;
-    return `${t?.version ?? -1}|${metricId}|${latest.current.window}|${hoverVersion.current}|${cursor.current}|${latest.current.selected}|${latest.current.runKey === sticky.current.key}|${String(latest.current.runKey)}`;
+    return `${t?.version ?? -1}|${metricId}|${latest.current.window}|${hoverVersion.current}|${cursor.current}|${latest.current.selected}|${latest.current.runKey === sticky.current.key}|${String(latest.current.runKey)}|${latest.current.waitFor?.join(';') ?? ''}`;
   };
 
   /** Says where the keyboard cursor is (a live region: screen readers read it as it moves). */
@@ -446,6 +449,11 @@ export function ChipView(props: ChipViewProps) {
       />
       <p ref={cursorText} id="chip-cursor" className="chip-cursor" data-testid="chip-cursor" aria-live="polite" />
       {unit ? <p ref={unitReadout} className="sub unit-readout" data-testid="unit-occupancy" aria-live="off" /> : null}
+      {props.waitFor?.length ? (
+        <p className="waitfor-cycle" data-testid="waitfor-cycle" data-cycle={props.waitFor[0]!.slice(0, -1).join(',')} data-cycles={props.waitFor.map((c) => c.slice(0, -1).join(',')).join(';')}>
+          Wait-for cycle{props.waitFor.length > 1 ? 's' : ''} (red arrows: a core points at the core it waits for): {props.waitFor.map((c) => c.map((k) => `core ${k}`).join(' → ')).join('; ')}
+        </p>
+      ) : null}
     </CanvasCard>
   );
 }

@@ -123,6 +123,12 @@ const FAMILIES: Record<string, string> = {
 
 /** The gallery heading of an entry: its chip when not the SCC, else its workload family. */
 export function familyOf(entry: GuidedExperiment): string {
+  // an entry that switches a protocol bug on (guided/bugs.ts)
+  const bugOn = (e: ExperimentInput) => {
+    const bug = (e.workload.params as Record<string, unknown> | undefined)?.bug;
+    return bug !== undefined && bug !== 'none';
+  };
+  if (entry.experiments.some(bugOn)) return 'Break the protocol';
   const chip = chipOf(entry);
   if (chip === 'mesh') return 'Big meshes';
   if (chip === 'tile64') return 'TILE64';

@@ -53,6 +53,12 @@
  *    past the epoch end and the controller queueing of that burst is charged as if none of its
  *    reads had been delayed by the ones before); 'routine' (default) steps the SCC's software
  *    flush in the workload: one read per line of an L2-sized region in private memory.
+ * Protocol bug 'skip-flush' (cached-shared mode only; any other mode is an error naming it):
+ * each stage skips the flush after writing a chunk, so its +1 stays in dirty lines of its own L2
+ * and the next stage, which flushes and reads memory, gets stale chunk data. The last stage's
+ * check catches it: the row gets `bug` and `wrongBytes` (output bytes that differ from input + m;
+ * both fields appear only when a bug is on, so rows and digests of correct runs are unchanged)
+ * and `correct` is false. The run itself ends normally.
  * Set-up (untimed): the first stage generates the input from the seed (then flushes its cache,
  * so that every core starts the timed run with clean caches); the shared modes' offsets message.
  *
@@ -100,6 +106,7 @@ const Params = z.strictObject({
     .describe("cached-shared: the SCC flush routine stepped in the workload, or the engine's one-call core.flush()"),
   allocateOnWrite: z.boolean().default(false).describe('what-if: the copies load each destination line before writing it (software allocate-on-write)'),
   preTouch: z.boolean().default(false).describe('what-if, private mode: every stage reads its chunk buffer once in set-up'),
+  bug: z.enum(['none', 'skip-flush']).default('none').describe('protocol bug: none, or skip-flush (cached-shared: no flush after writing a chunk)'),
 });
 type P = z.infer<typeof Params>;
 
@@ -109,6 +116,12 @@ function check(p: P, chip: ResolvedChip): void {
   if (p.stages > chip.topo.cores) throw overLimit('stages', p.stages, chip.topo.cores, `${chipHasCores(chip)} (one per stage)`);
   if (p.chunkBytes > p.dataBytes)
     throw new WorkloadParamError(`chunkBytes (${p.chunkBytes}) is larger than dataBytes (${p.dataBytes})`, 'chunkBytes', `at most dataBytes (${p.dataBytes} bytes)`);
+  if (p.bug === 'skip-flush' && p.mode !== 'cached-shared')
+    throw new WorkloadParamError(
+      `bug=skip-flush skips the flush of the cached-shared mode, and mode is ${p.mode}`,
+      'bug',
+      `only with mode cached-shared (mode is ${p.mode})`,
+    );
   if (p.slots > p.stages - 1)
     throw new WorkloadParamError(
       `slots (${p.slots}) must be at most stages - 1 (${p.stages - 1}): with synchronous hand-overs more slots deadlock the token ring`,
@@ -256,6 +269,10 @@ export const pipeline: WorkloadDef<P> = {
   description:
     'm stages, one core each, add 1 to every element of D bytes in chunks of C: chunks by RCCE between private memories, or a queue in uncached or cached (flushed) shared DRAM with tokens by RCCE in a ring; stages in id or snake order.',
   params: Params,
+  bugs: {
+    'skip-flush':
+      'Cached-shared mode without the flush after writing a chunk: the +1 stays in dirty lines of the writer\'s cache, the next stage reads stale chunk data from memory, and the last stage\'s check counts the wrong bytes (correct = false).',
+  },
   participants: (p, chip) => {
     checkRcceChip(chip);
     check(p, chip);
@@ -350,7 +367,7 @@ export const pipeline: WorkloadDef<P> = {
       if (first) yield* copyWords(core, work, input + k * p.chunkBytes, bytes, uncached, p.allocateOnWrite, null, 0);
       yield* addOne(core, work, bytes, uncached, p.element, p.workCyclesPerByte);
       if (last) mismatches += yield* copyWords(core, output + k * p.chunkBytes, work, bytes, uncached, p.allocateOnWrite, expect, k * p.chunkBytes);
-      if (cached) yield* flushNow(); // after writing shared memory
+      if (cached && p.bug !== 'skip-flush') yield* flushNow(); // after writing shared memory (the skip-flush bug leaves it out)
       core.fence();
       const tWork = core.now;
       // ---- output: the chunk or the token to the next stage; the last stage returns the token to the first
@@ -420,6 +437,7 @@ export const pipeline: WorkloadDef<P> = {
         dramWrites: sum('dramWrites'),
         throughputMBps: (p.dataBytes / timeNs) * 1000,
         correct: lastRow.checked === true && lastRow.mismatches === 0 && lastRow.readBackErrors === 0,
+        ...(p.bug !== 'none' ? { bug: p.bug, wrongBytes: lastRow.mismatches as number } : {}),
       },
     ];
   },

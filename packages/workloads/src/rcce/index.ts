@@ -28,7 +28,7 @@
  * (RCCE sends a message's last partial line as a padded line with a flag round of its own;
  * here a chunk goes whole, so a message of n <= 8160 B is one put and one get.)
  */
-import { DUE, WorkloadParamError, type ResolvedChip, type SccCore, type Sim } from '@manycore/engine';
+import { DUE, WorkloadParamError, type ResolvedChip, type SccCore, type Sim, type WaitOn } from '@manycore/engine';
 import { copy } from '../lib/mem';
 
 export const RCCE_REGION_BYTES = 8192;
@@ -77,8 +77,15 @@ export class Rcce {
   readonly stats = { chunksSent: 0, chunksReceived: 0 };
   /** Outgoing requests in posting order: only the head owns the communication buffer. */
   private readonly sendQueue: RcceRequest[] = [];
+  /**
+   * Whether flag reads (RCCE_wait_until's poll, RCCE_test_flag) run CL1INVMB first, as RCCE
+   * does. false is a protocol bug (`skipCl1invmb`): the read hits whatever copy of the flag line
+   * L1 holds, and a wait spins on that copy for ever.
+   */
+  private readonly invalidateFlags: boolean;
 
-  constructor(core: SccCore, members: readonly number[]) {
+  constructor(core: SccCore, members: readonly number[], opts: { skipCl1invmb?: boolean } = {}) {
+    this.invalidateFlags = opts.skipCl1invmb !== true;
     if (core.chip.topo.cores > RCCE_MAX_CORES)
       throw new Error(`RCCE here keeps its flags in one 32 B line: at most ${RCCE_MAX_CORES} cores (the chip has ${core.chip.topo.cores})`);
     if (core.chip.mpbBytes / core.chip.topo.coresPerTile < RCCE_REGION_BYTES)
@@ -127,16 +134,16 @@ export class Rcce {
     yield* this.writeFlags(owner, kind, [bit], value);
   }
 
-  /** Reads this core's flag bit (fresh from the MPB). */
+  /** Reads this core's flag bit (fresh from the MPB; from L1 when CL1INVMB is skipped). */
   flag(kind: FlagKind, bit: number): boolean {
     const core = this.core;
-    core.invalidateMpbt();
+    if (this.invalidateFlags) core.invalidateMpbt();
     return ((core.load8(this.flagLine(core.id) + kind + (bit >>> 3)) >>> (bit & 7)) & 1) === 1;
   }
 
   /** Version of this core's flag line, fresh from the MPB. */
   private version(): number {
-    this.core.invalidateMpbt();
+    if (this.invalidateFlags) this.core.invalidateMpbt();
     return this.core.load32(this.flagLine(this.core.id) + FLAG_VERSION);
   }
 
@@ -146,10 +153,11 @@ export class Rcce {
     const line = this.flagLine(core.id);
     for (;;) {
       const ver = this.version(); // same line as the flags: one read, a consistent snapshot
-      let ok = true;
-      for (const b of bits) if ((((core.load8(line + kind + (b >>> 3)) >>> (b & 7)) & 1) === 1) !== value) ok = false;
-      if (ok) return;
-      yield* core.waitUntil(line + FLAG_VERSION, '!=', ver);
+      let waitsFor = -1;
+      for (const b of bits) if ((((core.load8(line + kind + (b >>> 3)) >>> (b & 7)) & 1) === 1) !== value && waitsFor < 0) waitsFor = b;
+      if (waitsFor < 0) return;
+      const on: WaitOn = { core: waitsFor, what: kind === FLAG_READY ? 'ready flag' : 'sent flag' };
+      yield* core.waitUntil(line + FLAG_VERSION, '!=', ver, 4, { on, cl1invmb: this.invalidateFlags });
     }
   }
 
@@ -257,9 +265,20 @@ export class Rcce {
       while (yield* this.pushSend()) progressed = true;
       for (const r of rs) if (r.kind === 'recv') while (yield* this.pushRecv(r)) progressed = true;
       if (rs.every((r) => r.done)) return;
-      if (!progressed) yield* core.waitUntil(this.flagLine(core.id) + FLAG_VERSION, '!=', ver);
+      if (!progressed) yield* core.waitUntil(this.flagLine(core.id) + FLAG_VERSION, '!=', ver, 4, { on: this.awaited(rs), cl1invmb: this.invalidateFlags });
       else if (core.due()) yield DUE;
     }
+  }
+
+  /**
+   * Who a blocked wait waits for (the wait-for graph of a deadlock message): the receiver of the
+   * send whose ready flag is due, else the sender of the first receive not done.
+   */
+  private awaited(rs: readonly RcceRequest[]): WaitOn | undefined {
+    const head = this.sendQueue[0];
+    if (head && head.stage === 'ready') return { core: head.peer, what: 'ready flag' };
+    const r = rs.find((x) => x.kind === 'recv' && !x.done);
+    return r ? { core: r.peer, what: 'sent flag' } : undefined;
   }
 
   /**
@@ -295,7 +314,7 @@ export class Rcce {
     core.drainWcb();
     core.fence();
     core.release(master);
-    if (!last) yield* core.waitUntil(line + BARRIER_GEN, '!=', gen);
+    if (!last) yield* core.waitUntil(line + BARRIER_GEN, '!=', gen, 4, { cl1invmb: this.invalidateFlags });
   }
 
   /**

@@ -58,9 +58,12 @@ import {
   TARGET_MPB,
   mpbLineId,
   tasLineId,
+  WAIT_OPS,
+  compare,
   type Sim,
   type WaitOpName,
 } from '../../vocabulary';
+import type { WaitOn } from '../../wait-for';
 import { MPB_STRIDE, type SccChip } from './resolve';
 
 /** No line (a negative double, so the field holds doubles from the start: line ids reach 2^32). */
@@ -739,19 +742,53 @@ export class SccCore extends CoreBase {
 
   /**
    * Blocks until the `size`-byte value at addr (1, 2, 4: unsigned; 8: float64) satisfies
-   * `op value`. Polls memory, not the cache. Returns the value seen. Executes the poll loop
-   * (POLL_MPBT_INSTRUCTIONS or POLL_INSTRUCTIONS) once per poll read; on an uncached page each
-   * poll read is a non-cacheable read.
+   * `op value`. Polls memory, not the cache: on an MPBT page the poll loop is RCCE_wait_until's
+   * (CL1INVMB, then the read), so every read misses L1. Returns the value seen. Executes the poll
+   * loop (POLL_MPBT_INSTRUCTIONS or POLL_INSTRUCTIONS) once per poll read; on an uncached page
+   * each poll read is a non-cacheable read.
+   * `opts.on`: the core whose write releases the wait (the wait-for graph of a deadlock message).
+   * `opts.cl1invmb: false` (a protocol bug, MPBT pages only): the loop skips CL1INVMB, so its
+   * read goes through L1 like any load: a hit returns the L1 copy, a miss fills L1 with the line
+   * as memory holds it now. If that value does not satisfy the condition, the core spins on its
+   * own copy, which nothing changes: it never wakes (the deadlock message names the stale copy).
    */
-  *waitUntil(addr: number, op: WaitOpName, value: number, size = 4): Sim<number> {
+  *waitUntil(addr: number, op: WaitOpName, value: number, size = 4, opts?: { on?: WaitOn; cl1invmb?: boolean }): Sim<number> {
     this.checkAlign(addr, size);
     this.prepareBlock();
     this.translate(addr);
+    if (opts?.cl1invmb === false && (this.tAttrs & ATTR_MPBT) !== 0) return yield* this.waitOnL1Copy(addr, op, value, size, opts.on);
     const uncached = (this.tAttrs & ATTR_UNCACHED) !== 0;
     const pollInstr = this.tAttrs & ATTR_MPBT ? POLL_MPBT_INSTRUCTIONS : POLL_INSTRUCTIONS;
-    const v = yield* this.waitLine(this.tLine, addr & 31, size, op, value, this.pollPs(), this.tKind === TARGET_MPB ? STALL_MPB : STALL_DRAM, pollInstr);
+    const v = yield* this.waitLine(this.tLine, addr & 31, size, op, value, this.pollPs(), this.tKind === TARGET_MPB ? STALL_MPB : STALL_DRAM, pollInstr, opts?.on);
     if (uncached) this.c[this.cb + C.nonCacheableReads] += this.lastPolls;
     return v;
+  }
+
+  /**
+   * A poll loop without CL1INVMB on an MPBT line (waitUntil with cl1invmb false; translation
+   * done): the read goes through L1 (POLL_INSTRUCTIONS per read). Satisfied: returns the value.
+   * Otherwise the core spins on its L1 copy, which cannot change while it spins: it blocks with
+   * that copy's value recorded (S.waitL1Value), and the committer never wakes it.
+   */
+  private *waitOnL1Copy(addr: number, op: WaitOpName, value: number, size: number, on: WaitOn | undefined): Sim<number> {
+    const opCode = WAIT_OPS[op];
+    if (opCode === undefined) throw new SimulationError(`core ${this.id}: unknown wait operator ${String(op)}`);
+    const slot = this.loadSlot(this.tLine | 0);
+    const v0 = valueAt(this.l1.data, slot * LINE_BYTES + (addr & 31), size);
+    this.retire(POLL_INSTRUCTIONS);
+    this.lastPolls = 1;
+    if (compare(opCode, v0, value)) return v0;
+    const c = this.c;
+    const cb = this.cb;
+    c[cb + S.waitLine] = this.tLine;
+    c[cb + S.waitOffset] = addr & 31;
+    c[cb + S.waitSize] = size;
+    c[cb + S.waitOp] = opCode;
+    c[cb + S.waitValue] = value;
+    c[cb + S.waitReadPs] = this.l1HitCycles * this.period;
+    this.recordWaitOn(on, v0);
+    yield* this.blockOn(BlockReason.Flag);
+    return c[cb + S.tasResult]!;
   }
 
   /** One-way latency to test-and-set register `reg` (on the tile of core `reg`). */
