@@ -39,7 +39,7 @@ test('the page is cross-origin isolated and shows the default experiment ready t
   await lab.shot('lab-ready');
 });
 
-test('without isolation headers the lab explains how to fix it', async ({ page }) => {
+test('without isolation headers the lab runs in the fallback mode and explains how to get the fast one', async ({ page }) => {
   await page.route('**/', async (route) => {
     const res = await route.fetch();
     const headers = { ...res.headers() };
@@ -49,6 +49,8 @@ test('without isolation headers the lab explains how to fix it', async ({ page }
   });
   const lab = new LabPage(page);
   await lab.goto('/');
+  await lab.fallbackNotice();
+  await lab.id('fallback-how').click();
   await expect(lab.id('isolation-panel')).toBeVisible();
   await expect(lab.id('isolation-panel')).toContainText('Cross-Origin-Embedder-Policy: require-corp');
 });

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Serves the built lab (dist/) with the headers SharedArrayBuffer needs:
 //   Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy: require-corp.
-// Usage: node serve.mjs [--port N] [--host H]   (PORT and HOST env vars work too; default 4173, localhost)
+// Usage: node serve.mjs [--port N] [--host H] [--no-isolation]   (PORT and HOST env vars work too; default 4173, localhost)
+//   --no-isolation  serve without COOP/COEP, as a static host that cannot set headers would: the
+//                   page is not cross-origin isolated, has no SharedArrayBuffer, and the lab runs in
+//                   its fallback mode (one worker, same results, slower); embeds in other sites' pages too.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
@@ -16,6 +19,7 @@ const arg = (name) => {
 };
 const port = Number(arg('--port') ?? process.env.PORT ?? 4173);
 const host = arg('--host') ?? process.env.HOST ?? 'localhost';
+const isolate = !args.includes('--no-isolation');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -31,12 +35,14 @@ const TYPES = {
   '.woff2': 'font/woff2',
 };
 
-export const ISOLATION_HEADERS = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'X-Content-Type-Options': 'nosniff',
-};
+export const ISOLATION_HEADERS = isolate
+  ? {
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'X-Content-Type-Options': 'nosniff',
+    }
+  : { 'X-Content-Type-Options': 'nosniff' };
 
 async function fileFor(urlPath) {
   let p;
@@ -96,7 +102,11 @@ server.listen(port, host, () => {
   const addr = server.address();
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   console.log(`Manycore Lab is running at http://${shown}:${typeof addr === 'object' && addr ? addr.port : port}/`);
-  console.log('(cross-origin isolated: COOP same-origin, COEP require-corp; Ctrl+C stops it)');
+  console.log(
+    isolate
+      ? '(cross-origin isolated: COOP same-origin, COEP require-corp; Ctrl+C stops it)'
+      : '(not cross-origin isolated (--no-isolation): the lab runs in its fallback mode, one worker, same results; Ctrl+C stops it)',
+  );
 });
 
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.close(() => process.exit(0)));

@@ -28,6 +28,9 @@ export interface OwnedCore {
   program: Sim<void> | null;
 }
 
+/** Why CoreRunner.runSlice returned: the run is over, a pause holds at a boundary, or the host asked for its thread back. */
+export type SliceEnd = 'over' | 'paused' | 'yield';
+
 export interface WorkerRunResult {
   rows: { core: number; rows: Row[] }[];
   error: string | null;
@@ -147,6 +150,52 @@ export class CoreRunner {
       Atomics.store(ctl, CTL.status, Status.Paused);
       Atomics.wait(ctl, CTL.request, Request.Pause);
     }
+  }
+
+  /**
+   * The cooperative loop (cooperative.ts): this runner owns every core of the chip on plain
+   * (non-shared) buffers, one thread, and must never block (Atomics.wait throws on non-shared
+   * memory). Runs epochs (run phase, then commit, as the one worker of epochLoop does) until the
+   * run is over ('over'), a pause request holds at an epoch boundary ('paused'), or
+   * `shouldYield()` (host wall-clock budget, asked after each commit; it never reaches simulated
+   * state) says to give the thread back ('yield'). Call again to go on: a paused run resumes
+   * when the host has replaced the pause request. Requests are honoured exactly where
+   * honourRequests honours them (after a commit that leaves the run going), so the epochs, and
+   * hence the results, are those of the blocking loop.
+   */
+  runSlice(shouldYield: () => boolean): SliceEnd {
+    const ctl = this.v.ctl;
+    for (;;) {
+      const s = Atomics.load(ctl, CTL.status);
+      if (s !== Status.Running && s !== Status.Paused) return 'over';
+      if (s === Status.Paused) {
+        // held at a boundary by an earlier call: go on only when the host's request allows it
+        const go = this.requestsWithoutWaiting();
+        if (go !== 1) return go === 0 ? 'over' : 'paused';
+      }
+      this.runEpoch();
+      if (!this.committer.commit()) return 'over';
+      const go = this.requestsWithoutWaiting();
+      if (go !== 1) return go === 0 ? 'over' : 'paused';
+      if (shouldYield()) return 'yield';
+    }
+  }
+
+  /** honourRequests without the wait: 1 go on, 0 stopped, -1 paused (status Paused, request unchanged). */
+  private requestsWithoutWaiting(): number {
+    const ctl = this.v.ctl;
+    const req = Atomics.load(ctl, CTL.request);
+    if (req === Request.Stop) {
+      Atomics.store(ctl, CTL.status, Status.Stopped);
+      return 0;
+    }
+    if (req === Request.Pause) {
+      Atomics.store(ctl, CTL.status, Status.Paused);
+      return -1;
+    }
+    if (req === Request.Step) Atomics.compareExchange(ctl, CTL.request, Request.Step, Request.Pause);
+    Atomics.store(ctl, CTL.status, Status.Running);
+    return 1;
   }
 
   result(): WorkerRunResult {

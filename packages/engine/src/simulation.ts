@@ -17,7 +17,7 @@ import { chipConfig, presetOf, resolvePresetChip } from './chips/registry';
 import { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR, type RunSettings } from './commit';
 import type { Row } from './core';
 import { ExperimentError, formatIssues, issueFields, parseExperiment, type Experiment } from './experiment';
-import { allocateBuffers, computeLayout, CTL, CTLF, makeViews, Request, Status, type Layout, type LayoutOptions, type Views } from './layout';
+import { allocateBuffers, computeLayout, CTL, CTLF, makeViews, Request, Status, type Layout, type LayoutOptions, type StateBuffer, type Views } from './layout';
 import { buildResults, type Results } from './results';
 import { CoreRunner, type WorkerRunResult } from './scheduler';
 import { PS_PER_NS } from './units';
@@ -122,8 +122,8 @@ export function planOf(run: PreparedRun): RunPlan {
 /** What a worker receives. Plain data (structured-clonable). */
 export interface WorkerInit {
   plan: RunPlan;
-  state: SharedArrayBuffer;
-  pool: SharedArrayBuffer;
+  state: StateBuffer;
+  pool: StateBuffer;
   coreIds: number[];
   workers: number;
   coresPerWorker: number;
@@ -147,8 +147,22 @@ export interface HostAdapter {
   wallMs(): number;
   /** Stops every worker (after a failure). */
   terminateAll?(): void;
+  /**
+   * Hosts whose worker owns the state (the fallback without SharedArrayBuffer: the driver's
+   * views are a copy) get the driver's control-word writes here, as flat pairs (index into
+   * ctl, value), in the order written; the worker applies them at its next epoch boundary.
+   */
+  control?(writes: readonly number[]): void;
   name: string;
 }
+
+/**
+ * The ctl words the driver writes (everything else in ctl is written by the workers): what a
+ * host that owns the state must carry to its worker (HostAdapter.control), and keep in the
+ * driver's copy when it refreshes the rest. In the order a host replays them: the live-change
+ * sequence number last, after the change it announces.
+ */
+export const HOST_CONTROL_WORDS: readonly number[] = [CTL.request, CTL.liveKind, CTL.liveTarget, CTL.liveValue, CTL.liveSeq];
 
 export interface SimulationOptions {
   /** Simulated cores per worker thread (default 1), or 'auto': fitted to `hostCpus` (fitCoresPerWorker). */
@@ -156,6 +170,15 @@ export interface SimulationOptions {
   /** Host CPUs, for coresPerWorker 'auto' (the host adapter's count; the engine never asks the host). */
   hostCpus?: number;
   layout?: LayoutOptions;
+  /**
+   * The run's memory. 'shared' (default): SharedArrayBuffers, any worker layout. 'plain': plain
+   * ArrayBuffers (pages that are not cross-origin isolated have no SharedArrayBuffer), so one
+   * worker runs every core (coresPerWorker is ignored): runInline, or the cooperative loop
+   * (cooperative.ts). 'mirror': a plain copy of the state and no DRAM pool; the run itself is
+   * owned by a host's worker that copies the state into these views (the web fallback,
+   * workers/fallback-host.ts) and gets control writes through HostAdapter.control.
+   */
+  memory?: 'shared' | 'plain' | 'mirror';
 }
 
 /**
@@ -201,17 +224,22 @@ export class Simulation {
   private startedAt = 0;
   private endedAt = 0;
   private liveSeq = 0;
+  private host: HostAdapter | null = null;
+  /** What the run's memory is (SimulationOptions.memory). */
+  readonly memory: 'shared' | 'plain' | 'mirror';
 
   constructor(input: unknown, registry: WorkloadRegistry, opts: SimulationOptions = {}) {
     this.registry = registry;
     this.layoutOpts = opts.layout ?? {};
     this.run = prepareRun(input, registry, this.layoutOpts);
     const cores = this.run.chip.topo.cores;
-    const cpw = opts.coresPerWorker === 'auto' ? fitCoresPerWorker(cores, opts.hostCpus ?? 1) : (opts.coresPerWorker ?? 1);
+    this.memory = opts.memory ?? 'shared';
+    const shared = this.memory === 'shared';
+    const cpw = !shared ? cores : opts.coresPerWorker === 'auto' ? fitCoresPerWorker(cores, opts.hostCpus ?? 1) : (opts.coresPerWorker ?? 1);
     if (!Number.isInteger(cpw) || cpw < 1) throw new ExperimentError(`coresPerWorker: expected a positive integer, got ${cpw}`);
     this.coresPerWorker = Math.min(cpw, cores);
     this.workers = Math.ceil(cores / this.coresPerWorker);
-    const { state, pool } = allocateBuffers(this.run.layout);
+    const { state, pool } = allocateBuffers(this.run.layout, { shared, poolBytes: this.memory === 'mirror' ? 0 : undefined });
     this.views = makeViews(this.run.layout, state, pool);
     new Committer(this.run.chip, this.views, this.run.settings).initState();
   }
@@ -233,6 +261,7 @@ export class Simulation {
   /** Runs on worker threads through `host`; resolves with the results. */
   async start(host: HostAdapter): Promise<Results> {
     this.startedAt = host.wallMs();
+    this.host = host;
     const inits = this.inits(this.workers, this.coresPerWorker);
     let results: WorkerRunResult[];
     try {
@@ -252,6 +281,16 @@ export class Simulation {
     const result = workerMain(init!, this.registry);
     this.endedAt = wallMs();
     return this.finish([result], 'inline');
+  }
+
+  /**
+   * The results of a run whose workers a caller drove itself (e.g. the cooperative loop over
+   * this simulation's own plain buffers), from their reports and its wall time.
+   */
+  resultsOf(results: WorkerRunResult[], hostName: string, wallMs: number): Results {
+    this.startedAt = 0;
+    this.endedAt = wallMs;
+    return this.finish(results, hostName);
   }
 
   private finish(results: WorkerRunResult[], hostName: string): Results {
@@ -289,6 +328,7 @@ export class Simulation {
   private request(r: Request): void {
     Atomics.store(this.views.ctl, CTL.request, r);
     Atomics.notify(this.views.ctl, CTL.request);
+    this.host?.control?.([CTL.request, r]);
   }
   pause(): void {
     this.request(Request.Pause);
@@ -321,6 +361,7 @@ export class Simulation {
     ctl[CTL.liveTarget] = target;
     ctl[CTL.liveValue] = divisor;
     Atomics.store(ctl, CTL.liveSeq, ++this.liveSeq);
+    this.host?.control?.([CTL.liveKind, kind, CTL.liveTarget, target, CTL.liveValue, divisor, CTL.liveSeq, this.liveSeq]);
   }
 
   /** True when the last live change was applied (the next one may be sent). */

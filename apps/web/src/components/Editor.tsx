@@ -137,9 +137,11 @@ export interface EditorProps {
   hostCpus: number;
   /** The overrides JSON text's own problem (null: it parses), for the page to block Run with. */
   onOverridesProblem?(problem: string | null): void;
+  /** Why the worker layout cannot be chosen (the fallback without SharedArrayBuffer runs one worker); the setting is disabled with this reason. */
+  workersFixed?: string;
 }
 
-export function Editor({ draft, validation, registry, disabled, onChange, coresPerWorker, onCoresPerWorker, cores, hostCpus, onOverridesProblem }: EditorProps) {
+export function Editor({ draft, validation, registry, disabled, onChange, coresPerWorker, onCoresPerWorker, cores, hostCpus, onOverridesProblem, workersFixed }: EditorProps) {
   const family = familyOfPreset(draft.chip.preset) ?? 'scc';
   const wFields = useMemo(() => workloadFields(registry, draft.workload.name), [registry, draft.workload.name]);
   const cFields = useMemo(() => chipFields(family), [family]);
@@ -292,6 +294,8 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
               value={String(coresPerWorker)}
               onChange={(e) => onCoresPerWorker(e.target.value === 'auto' ? 'auto' : Number(e.target.value))}
               data-testid="cores-per-worker"
+              disabled={workersFixed !== undefined}
+              aria-describedby={workersFixed !== undefined ? 'cpw-fixed' : undefined}
             >
               <option value="auto">
                 auto{cores ? `: ${effectiveCoresPerWorker('auto', cores, hostCpus)} for ${cores} cores` : ''} ({hostCpus} CPU{hostCpus === 1 ? '' : 's'} here)
@@ -304,10 +308,16 @@ export function Editor({ draft, validation, registry, disabled, onChange, coresP
                   </option>
                 ))}
             </select>
-            <small className="help">
-              How the run is spread over threads; the results are identical either way. Auto: one worker per core while this host has a CPU for each, else about one worker per
-              CPU.
-            </small>
+            {workersFixed !== undefined ? (
+              <small className="help warn-text" id="cpw-fixed" data-testid="cores-per-worker-fixed">
+                {workersFixed}
+              </small>
+            ) : (
+              <small className="help">
+                How the run is spread over threads; the results are identical either way. Auto: one worker per core while this host has a CPU for each, else about one worker per
+                CPU.
+              </small>
+            )}
           </div>
         </fieldset>
       </details>

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { WorkloadRegistry } from '@manycore/engine';
 import { familyOf, guidedExperiments, type GuidedExperiment } from '@manycore/workloads';
 import { browserHost } from '@manycore/workers/browser-host';
+import { EmbedCode } from '../components/EmbedCode';
 import { SweepPanel } from '../components/SweepPanel';
 import { hostCpus } from '../lib/workers';
 
@@ -94,6 +95,7 @@ export function Gallery({ registry, onLoad }: { registry: WorkloadRegistry; onLo
                       </>
                     )}
                   </div>
+                  <EmbedCode entry={g} />
                 </article>
               );
             })}

@@ -19,6 +19,7 @@ export const firstSteps: GuidedExperiment[] = [
     experiments: [exp('l1-stream', { cores: 48, bufferBytes: 1048576, loads: 3000, strideBytes: 32 })],
     metric: 'stall-l2Miss',
     speedNsPerS: 1e4,
+    embed: { control: { islandDivisor: 0 } },
   },
   {
     id: 'memtest-hops',

@@ -68,6 +68,21 @@ export interface GuidedExperiment {
   speedNsPerS?: number;
   /** the paper's values beside the lab's */
   paper?: PaperValues;
+  /** how the entry shows in an embed (the web lab's `?embed=<id>`); default: the chip view, the first swept parameter as its control */
+  embed?: EmbedHint;
+}
+
+/**
+ * The one control an embed offers: a workload parameter (a sweep's values, or any value the
+ * parameter takes), or a voltage island's clock divisor, changed live while the run goes.
+ */
+export type EmbedControl = { param: string } | { islandDivisor: number };
+
+export interface EmbedHint {
+  /** null: no control */
+  control?: EmbedControl | null;
+  /** what the embed shows: the chip view (default) or, for a sweep, the chart of its points */
+  view?: 'chip' | 'chart';
 }
 
 export type Params = Record<string, ParamValue>;
