@@ -298,4 +298,57 @@ export class LabPage {
   async setMeshSize(id: string): Promise<void> {
     await this.id('chip-variant').selectOption(id);
   }
+  /** The timeline's shown boundary: its state (live, snapshot, replaying, replayed, error), time in ps and epoch. */
+  async scrubbed(): Promise<{ state: string; timePs: number; epoch: number; text: string }> {
+    const el = this.id('scrub-time');
+    return {
+      state: (await el.getAttribute('data-state')) ?? '',
+      timePs: Number(await el.getAttribute('data-time-ps')),
+      epoch: Number((await el.getAttribute('data-epoch')) || 'NaN'),
+      text: ((await el.textContent()) ?? '').trim(),
+    };
+  }
+  /** Waits until the timeline shows an exact boundary (a recorded snapshot or a finished replay). */
+  async expectScrubbedExact(timeout = 60_000): Promise<void> {
+    await expect(this.id('scrub-time')).toHaveAttribute('data-state', /^(snapshot|replayed)$/, { timeout });
+  }
+  /** Steps the timeline `n` epochs back with its button, waiting for each to be exact. */
+  async scrubBack(n: number): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      await this.id('scrub-back').click();
+      await this.expectScrubbedExact();
+    }
+  }
+  /** Sets the experiment's stop time (Run settings), ns. */
+  async setStopTimeNs(ns: number): Promise<void> {
+    await this.openDetails('Run settings');
+    await this.id('exp-stop-maxTimeNs').fill(String(ns));
+  }
+  /** The core inspector's values, by data-testid (inspect-<row>). */
+  async inspectorTexts(): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const el of await this.id('inspector').locator('[data-testid^="inspect-"]').all()) out[(await el.getAttribute('data-testid'))!] = ((await el.textContent()) ?? '').trim();
+    return out;
+  }
+  /** The headline counters' texts, by data-testid. */
+  async counterTexts(): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const el of await this.id('counters').locator('dd').all()) out[(await el.getAttribute('data-testid'))!] = ((await el.textContent()) ?? '').trim();
+    return out;
+  }
+  /** Waits for the notice of the fallback mode (no SharedArrayBuffer: the page is not cross-origin isolated). */
+  async fallbackNotice(): Promise<Locator> {
+    await expect(this.id('fallback-notice')).toBeVisible();
+    return this.id('fallback-notice');
+  }
+  /** Presses a gallery entry's "Copy embed code" and returns the snippet it shows. */
+  async copyEmbedCode(entryId: string): Promise<string> {
+    await this.id(`embed-copy-${entryId}`).click();
+    await expect(this.id(`embed-code-${entryId}`)).toBeVisible();
+    return this.id(`embed-code-${entryId}`).inputValue();
+  }
+  /** The label beside a shown embed snippet ("Copied:" when the clipboard took it). */
+  async embedCodeLabel(entryId: string): Promise<string> {
+    return ((await this.page.locator('label', { has: this.id(`embed-code-${entryId}`) }).locator('span').first().textContent()) ?? '').trim();
+  }
 }

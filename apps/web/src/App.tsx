@@ -3,22 +3,26 @@
  * and the share-link state; the views draw themselves from the frame loop.
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { parseExperiment, prepareRun, resolveChip, type Experiment, type PreparedRun, type TimelineEvent } from '@manycore/engine';
+import { findWaitForCycles, parseExperiment, prepareRun, protocolBugOf, resolveChip, waitForEdges, type Experiment, type PreparedRun, type TimelineEvent } from '@manycore/engine';
 import { guidedExperiments, workloads, type GuidedExperiment } from '@manycore/workloads';
 import { browserHost } from '@manycore/workers/browser-host';
+import { sharedMemoryAvailable } from '@manycore/workers/fallback-host';
 import { LiveCharts, markersOf } from './components/Charts';
 import { ChipView } from './components/ChipView';
 import { Controls } from './components/Controls';
 import { Counters } from './components/Counters';
 import { Editor } from './components/Editor';
 import { Inspector } from './components/Inspector';
-import { IsolationPanel } from './components/IsolationPanel';
+import { FALLBACK_WORKERS_REASON, FallbackNotice } from './components/FallbackNotice';
+import { EmbedCode } from './components/EmbedCode';
 import { checkDigest, LinkDigest } from './components/LinkDigest';
 import { Glossary } from './components/Glossary';
 import { Term } from './components/Term';
 import { firstVisit, rememberTourClosed, Tour } from './components/Tour';
 import { ResultsPanel } from './components/ResultsPanel';
 import { WhatIf } from './components/WhatIf';
+import { ScrubBar } from './components/ScrubBar';
+import type { ForkRequest } from './components/ForkPanel';
 import { WorkloadViews } from './views/WorkloadViews';
 import { downloadText } from './lib/download';
 import { decodeLink, shareUrl } from './lib/link';
@@ -56,6 +60,8 @@ function safeStorage(): Storage | null {
 
 /** Frame pacing of runs (sim/frame-pacer.ts); `?pace=off` or `?pace=<lead ms>,<max share>` for measuring. */
 const PACING = parsePacing(new URLSearchParams(window.location.search).get('pace'));
+/** Snapshot memory of the timeline (ScrubBar), `?recmb=<MB>` (default: the recorder's 256 MB). */
+const REC_BUDGET = ((mb) => (mb > 0 ? mb * 2 ** 20 : undefined))(Number(new URLSearchParams(window.location.search).get('recmb')));
 
 function Fps() {
   const el = useRef<HTMLSpanElement>(null);
@@ -72,7 +78,8 @@ function Fps() {
 }
 
 export function App() {
-  const isolated = window.crossOriginIsolated && typeof SharedArrayBuffer === 'function';
+  // without SharedArrayBuffer (a page that is not cross-origin isolated) the lab runs in the fallback: one worker, same results
+  const fallback = !sharedMemoryAvailable();
   const [tab, setTab] = useState<Tab>('lab');
   const [draft, setDraft] = useState<Draft>(() => draftOf(DEFAULT_EXPERIMENT));
   // overrides JSON that does not parse blocks Run (the draft still holds the last good overrides)
@@ -90,6 +97,8 @@ export function App() {
   // the first-visit tour (step index, null when closed) and the glossary panel
   const [tourStep, setTourStep] = useState<number | null>(() => (firstVisit(safeStorage()) ? 0 : null));
   const [glossaryOpen, setGlossaryOpen] = useState(false);
+  // the guided entry last loaded from the gallery (its embed code is offered beside the link)
+  const [guided, setGuided] = useState<GuidedExperiment | null>(null);
   const closeTour = () => {
     setTourStep(null);
     rememberTourClosed(safeStorage());
@@ -100,6 +109,16 @@ export function App() {
   const [runError, setRunError] = useState<string | null>(null);
   const [slotA, setSlotA] = useState<Slot>(() => ({ draft: draftOf(DEFAULT_EXPERIMENT), results: null, wallMs: 0 }));
   const [slotB, setSlotB] = useState<Slot>(() => ({ draft: draftOf(DEFAULT_EXPERIMENT), results: null, wallMs: 0 }));
+  // a fork made on the timeline: A the original, B the fork; Compare marks the time and runs both
+  const [fork, setFork] = useState<(ForkRequest & { token: number }) | null>(null);
+  const onFork = useCallback((f: ForkRequest) => {
+    const r = runRef.current;
+    const finished = r && (r.status === 'done' || r.status === 'stopped') && r.results && JSON.stringify(r.reproducible()) === JSON.stringify(f.original);
+    setSlotA({ draft: draftOf(f.original), results: finished ? r.results : null, wallMs: finished ? r.wallMs : 0 });
+    setSlotB({ draft: draftOf(f.fork), results: null, wallMs: 0 });
+    setFork((old) => ({ ...f, token: (old?.token ?? 0) + 1 }));
+    setTab('compare');
+  }, []);
   const lastPrepared = useRef<PreparedRun | null>(null);
 
   useEffect(() => (run ? run.subscribe(rerender) : undefined), [run]);
@@ -167,6 +186,7 @@ export function App() {
       if (!r) return;
       if (r.ok) {
         setDraft(draftOf(r.experiment));
+        setGuided(null);
         setLinkError(null);
         setLinkDigest(r.digest ? { digest: r.digest, json: JSON.stringify(r.experiment) } : null);
         setNotice(
@@ -274,6 +294,11 @@ export function App() {
   }, [tab, onRun, onStep]);
 
   const shareable: Experiment | null = run && run.status !== 'ready' ? run.reproducible() : validation.experiment;
+  // protocol bugs: the badge (the switch of the running experiment, else of the editor's, and what
+  // it should break), and a deadlock's wait-for cycles read from the failed run's scheduler fields
+  // (engine wait-for.ts)
+  const protocolBug = protocolBugOf(run?.active ? shareable : validation.experiment, REGISTRY);
+  const waitFor = run?.status === 'error' && run.error?.startsWith('deadlock') ? findWaitForCycles(waitForEdges(run.sim.views, run.sim.run.settings.participants)) : null;
   const copyLink = async () => {
     if (!shareable) return;
     // a finished run's link carries its digest: the experiment is exactly the run's
@@ -292,6 +317,7 @@ export function App() {
 
   const loadGuided = (g: GuidedExperiment, runIt: boolean) => {
     const exp = parseExperiment(g.experiments[0]!);
+    setGuided(g);
     // entries that ask for an action during the run start slow enough to do it
     const entrySpeed = g.speedNsPerS ?? Infinity;
     setSpeed(entrySpeed);
@@ -386,12 +412,11 @@ export function App() {
         </div>
       ) : null}
 
-      {!isolated ? (
-        <IsolationPanel />
-      ) : tab === 'gallery' ? (
+      {fallback ? <FallbackNotice /> : null}
+      {tab === 'gallery' ? (
         <Gallery registry={REGISTRY} onLoad={loadGuided} />
       ) : tab === 'compare' ? (
-        <Compare a={slotA} b={slotB} onA={setSlotA} onB={setSlotB} registry={REGISTRY} coresPerWorker={cpw} onCoresPerWorker={setCpw} hostCpus={CPUS} host={host} />
+        <Compare a={slotA} b={slotB} onA={setSlotA} onB={setSlotB} registry={REGISTRY} coresPerWorker={cpw} onCoresPerWorker={setCpw} hostCpus={CPUS} host={host} fork={fork} />
       ) : (
         <div className="lab">
           <aside className="sidebar">
@@ -409,12 +434,17 @@ export function App() {
               cores={chip?.topo.cores}
               hostCpus={CPUS}
               onOverridesProblem={setOverridesProblem}
+              workersFixed={fallback ? FALLBACK_WORKERS_REASON : undefined}
             />
           </aside>
           <main className="main">
             {tourStep !== null ? <Tour step={tourStep} onStep={setTourStep} onClose={closeTour} /> : null}
             <Controls run={run} status={status} canRun={!!validation.experiment} disabledReason={runBlockedReason(validation)} speed={speed} onSpeed={onSpeed} onRun={onRun} onPause={onPause} onStep={onStep} onReset={onReset} />
-            {chip ? (
+            {chip && fallback ? (
+              <p className="worker-layout" data-testid="worker-layout">
+                <span data-testid="worker-layout-text">Web Workers: 1 × {chip.topo.cores} cores (fallback mode: this page has no SharedArrayBuffer)</span>
+              </p>
+            ) : chip ? (
               <p className="worker-layout" data-testid="worker-layout">
                 <span data-testid="worker-layout-text">
                   Web Workers:{' '}
@@ -436,6 +466,11 @@ export function App() {
                     fit to {CPUS} CPU{CPUS === 1 ? '' : 's'}
                   </button>
                 )}
+              </p>
+            ) : null}
+            {protocolBug ? (
+              <p className="protocol-bug" role="note" data-testid="protocol-bug" data-bug={protocolBug.bug}>
+                <strong>Protocol bug on</strong> ({protocolBug.workload}, bug={protocolBug.bug}): {protocolBug.expect}
               </p>
             ) : null}
             <Counters run={run} />
@@ -468,6 +503,7 @@ export function App() {
                   <input readOnly value={shared.url} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
                 </label>
               ) : null}
+              {guided ? <EmbedCode entry={guided} /> : null}
             </div>
             {chip ? (
               <div className={selected !== null ? 'chip-row with-inspector' : 'chip-row'}>
@@ -482,6 +518,7 @@ export function App() {
                   runKey={run}
                   metric={metric}
                   onMetric={setMetric}
+                  waitFor={waitFor}
                 />
                 {selected !== null && selected < chip.topo.cores ? (
                   <Inspector core={selected} chip={chip} telemetry={run && run.status !== 'ready' ? run.telemetry : null} runs={participants.has(selected)} onClose={() => setSelected(null)} />
@@ -493,6 +530,7 @@ export function App() {
             {run?.results ? <ResultsPanel results={run.results} wallMs={run.wallMs} /> : null}
             {prepared && shareable ? <WorkloadViews experiment={shareable} prepared={prepared} run={run} results={run?.results ?? null} /> : null}
             {chip ? <LiveCharts telemetry={run && run.status !== 'ready' ? run.telemetry : null} chip={chip} participants={participants} markers={() => markersOf(timeline)} runKey={run} /> : null}
+            {run && run.status !== 'ready' ? <ScrubBar run={run} host={host} registry={REGISTRY} coresPerWorker={cpw} hostCpus={CPUS} budgetBytes={REC_BUDGET} onFork={onFork} /> : null}
             <details className="card">
               <summary>Experiment JSON: run it from the command line too</summary>
               <p className="sub">
@@ -505,7 +543,7 @@ export function App() {
       )}
       <footer className="foot">
         Manycore Lab simulates the chip in this browser tab (
-        {cpw === 1 ? 'one Web Worker per simulated core' : cpw === 'auto' ? `Web Workers fitted to ${CPUS} CPU${CPUS === 1 ? '' : 's'}` : `one Web Worker per ${cpw} simulated cores`}); nothing is sent anywhere.
+        {fallback ? 'one Web Worker for every core: fallback mode' : cpw === 1 ? 'one Web Worker per simulated core' : cpw === 'auto' ? `Web Workers fitted to ${CPUS} CPU${CPUS === 1 ? '' : 's'}` : `one Web Worker per ${cpw} simulated cores`}); nothing is sent anywhere.
       </footer>
     </div>
   );

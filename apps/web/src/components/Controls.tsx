@@ -5,6 +5,7 @@
  * layout and a paint).
  */
 import { useEffect, useRef } from 'react';
+import { CTL, CTLF } from '@manycore/engine';
 import { simRate, simTime } from '../lib/format';
 import { frameLoop } from '../sim/frame-loop';
 import type { LiveRun, RunStatus } from '../sim/live-run';
@@ -82,6 +83,13 @@ export function Controls(props: ControlsProps) {
         return;
       }
       const p = run.progress();
+      if (run.isScrubbed) {
+        // the timeline is scrubbed (ScrubBar): the progress area shows the chip as it was then
+        const v = run.telemetry.views;
+        p.simTimePs = v.ctlF[CTLF.simTimePs]!;
+        p.epoch = v.ctl[CTL.epoch]!;
+        p.finishedCores = v.ctl[CTL.finishedCores]!;
+      }
       const simNs = p.simTimePs / 1000;
       const wall = runningWallMs(run.results ? run.wallMs : p.wallMs, pauses.pausedMs(performance.now()));
       const stopNs = run.experiment.stop.maxTimeNs;

@@ -2,11 +2,13 @@
  * Compare: two experiments, A and B, run one after the other; key results side by side with
  * deltas, overlaid time series and workload results.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { HostAdapter, Results, WorkloadRegistry } from '@manycore/engine';
 import { drawLineChart } from '../charts/draw';
 import { CanvasCard } from '../components/CanvasCard';
 import { Editor } from '../components/Editor';
+import { ForkSummary, sameExperiment, type ForkRequest } from '../components/ForkPanel';
+import { scrubTimeLabel } from '../components/ScrubBar';
 import { chartOf, keyNumbers, RowsChart } from '../components/ResultsPanel';
 import { transactionBytesOf } from '../lib/floorplan';
 import { delta } from '../lib/format';
@@ -31,12 +33,17 @@ export interface CompareProps {
   onCoresPerWorker(n: CoresPerWorker): void;
   hostCpus: number;
   host: () => HostAdapter;
+  /** A fork made on the lab's timeline (A the original, B the fork): marked on the charts, run at once. */
+  fork?: (ForkRequest & { token: number }) | null;
 }
+
+/** The last fork token Compare ran (a fork runs once, not at every visit of the tab). */
+let lastForkRun = 0;
 
 const A_COLOR = '#0072B2';
 const B_COLOR = '#D55E00';
 
-function OverlayChart({ id, title, yLabel, a, b, pick }: { id: string; title: string; yLabel: string; a: Results; b: Results; pick: (s: SeriesColumns) => Float64Array }) {
+function OverlayChart({ id, title, yLabel, a, b, pick, forkAtNs }: { id: string; title: string; yLabel: string; a: Results; b: Results; pick: (s: SeriesColumns) => Float64Array; forkAtNs?: number }) {
   const sa = useMemo(() => SeriesColumns.fromResults(a.series, transactionBytesOf(a.experiment.chip)), [a]);
   const sb = useMemo(() => SeriesColumns.fromResults(b.series, transactionBytesOf(b.experiment.chip)), [b]);
   return (
@@ -47,13 +54,14 @@ function OverlayChart({ id, title, yLabel, a, b, pick }: { id: string; title: st
       draw={(p) =>
         drawLineChart(p, {
           yLabel,
+          markers: forkAtNs !== undefined ? [{ x: forkAtNs, label: `fork at ${scrubTimeLabel(forkAtNs * 1000)}` }] : [],
           series: [
             { label: 'A', color: A_COLOR, xs: sa.timeNs.view(), ys: pick(sa) },
             { label: 'B', color: B_COLOR, dash: [7, 4], xs: sb.timeNs.view(), ys: pick(sb) },
           ],
         })
       }
-      version={() => `${a.digest}|${b.digest}`}
+      version={() => `${a.digest}|${b.digest}|${forkAtNs ?? ''}`}
     />
   );
 }
@@ -119,6 +127,15 @@ export function Compare(props: CompareProps) {
       setRunning(null);
     }
   };
+
+  // a fork from the timeline: shown while the slots still hold its two experiments; run once
+  const fork = props.fork && va.experiment && vb.experiment && sameExperiment(va.experiment, props.fork.original) && sameExperiment(vb.experiment, props.fork.fork) ? props.fork : null;
+  const forkAtNs = fork ? fork.atPs / 1000 : undefined;
+  useEffect(() => {
+    if (!fork || fork.token <= lastForkRun || running !== null) return;
+    lastForkRun = fork.token;
+    void runBoth();
+  }, [fork?.token]); // once per fork (runBoth reads the slots of this render)
 
   const A = props.a.results;
   const B = props.b.results;
@@ -192,6 +209,7 @@ export function Compare(props: CompareProps) {
           </span>
         ) : null}
       </div>
+      {fork ? <ForkSummary atNs={fork.atPs / 1000} change={fork.change} a={va.experiment} b={vb.experiment} digestA={A?.digest} digestB={B?.digest} /> : null}
       {A && B ? (
         <>
           <section className="card">
@@ -227,9 +245,9 @@ export function Compare(props: CompareProps) {
             </table>
           </section>
           <div className="chart-grid">
-            <OverlayChart id="compare-power" title="Chip power, A vs B" yLabel="power (W)" a={A} b={B} pick={(s) => s.chipPowerW.view()} />
-            <OverlayChart id="compare-network" title="Network throughput, A vs B" yLabel="flit-hops per µs" a={A} b={B} pick={(s) => s.flitsPerUs.view()} />
-            <OverlayChart id="compare-bandwidth" title="Total memory bandwidth, A vs B" yLabel="GB/s" a={A} b={B} pick={(s) => sumColumns(s.controllerGBps, s.length)} />
+            <OverlayChart id="compare-power" title="Chip power, A vs B" yLabel="power (W)" a={A} b={B} pick={(s) => s.chipPowerW.view()} forkAtNs={forkAtNs} />
+            <OverlayChart id="compare-network" title="Network throughput, A vs B" yLabel="flit-hops per µs" a={A} b={B} pick={(s) => s.flitsPerUs.view()} forkAtNs={forkAtNs} />
+            <OverlayChart id="compare-bandwidth" title="Total memory bandwidth, A vs B" yLabel="GB/s" a={A} b={B} pick={(s) => sumColumns(s.controllerGBps, s.length)} forkAtNs={forkAtNs} />
             <RowsChart
               id="compare-rows"
               chart={A.workload.name === B.workload.name ? chartOf(A.workload.name) : null}

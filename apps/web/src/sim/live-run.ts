@@ -28,6 +28,8 @@ import {
 import { browserPacerHost, DEFAULT_PACING, FramePacer, type PacerHost, type PacerOptions, type PacerStats } from './frame-pacer';
 import { frameLoop } from './frame-loop';
 import { Telemetry } from './telemetry';
+import { sharedMemoryAvailable, type FallbackHost } from '@manycore/workers/fallback-host';
+import { webFallbackHost } from '@manycore/workers/fallback-web';
 
 export type RunStatus = 'ready' | 'running' | 'paused' | 'done' | 'stopped' | 'error';
 
@@ -47,6 +49,17 @@ export interface LiveRunOptions {
   pacerHost?: PacerHost;
   /** Is the page hidden (default: document.hidden)? */
   hidden?: () => boolean;
+  /**
+   * Run without SharedArrayBuffer (default: when the page has none, i.e. it is not cross-origin
+   * isolated): one worker owns every core (workers/fallback-host.ts) and copies the state into
+   * this run's views after each slice of about 12 ms; control goes to it by message. Frame
+   * pacing is off (the worker yields by itself and the main thread only copies); the speed
+   * governor sends its budget as a bound on simulated time, at which the worker stops at an
+   * epoch boundary by itself. Same results, slower.
+   */
+  fallback?: boolean;
+  /** The host of a fallback run (default: webFallbackHost(), a Web Worker). */
+  fallbackHost?: () => HostAdapter;
 }
 
 export interface PendingChange {
@@ -73,7 +86,11 @@ const STATUS_PAUSED = 1;
 export class LiveRun {
   readonly experiment: Experiment;
   readonly sim: Simulation;
-  readonly telemetry: Telemetry;
+  /** What the live buffers hold (the views read `telemetry`, which is this unless scrubbed). */
+  readonly liveTelemetry: Telemetry;
+  /** While the timeline is scrubbed (ScrubBar.tsx): telemetry over a recorded snapshot. */
+  private scrubbed: Telemetry | null = null;
+  private readonly releaseHooks = new Set<() => void>();
   status: RunStatus = 'ready';
   results: Results | null = null;
   error: string | null = null;
@@ -98,18 +115,47 @@ export class LiveRun {
   private readonly listeners = new Set<() => void>();
   private disposed = false;
 
+  /** Runs in the fallback without SharedArrayBuffer (LiveRunOptions.fallback). */
+  readonly fallback: boolean;
+
   constructor(experiment: Experiment, opts: LiveRunOptions) {
     this.opts = opts;
-    this.sim = new Simulation(experiment, opts.registry, { coresPerWorker: opts.coresPerWorker, hostCpus: opts.hostCpus });
+    this.fallback = opts.fallback ?? !sharedMemoryAvailable();
+    this.sim = new Simulation(experiment, opts.registry, { coresPerWorker: opts.coresPerWorker, hostCpus: opts.hostCpus, memory: this.fallback ? 'mirror' : 'shared' });
     this.experiment = this.sim.run.experiment;
-    this.telemetry = new Telemetry(this.sim.run, this.sim.views);
+    this.liveTelemetry = new Telemetry(this.sim.run, this.sim.views);
     this.speed = opts.speedNsPerS ?? Infinity;
     this.hidden = opts.hidden ?? (() => typeof document !== 'undefined' && document.hidden);
-    const pacing = opts.pacing === undefined ? DEFAULT_PACING : opts.pacing;
+    const pacing = this.fallback ? null : opts.pacing === undefined ? DEFAULT_PACING : opts.pacing;
     const ctl = this.sim.views.ctl;
     this.pacer = pacing
       ? new FramePacer(() => this.applyRequest(), opts.pacerHost ?? browserPacerHost(() => Atomics.load(ctl, CTL.status) === STATUS_PAUSED), pacing)
       : null;
+  }
+
+  /** The telemetry every view reads: the live buffers', or a scrubbed snapshot's (setScrubbed). */
+  get telemetry(): Telemetry {
+    return this.scrubbed ?? this.liveTelemetry;
+  }
+  get isScrubbed(): boolean {
+    return this.scrubbed !== null;
+  }
+  /** Shows a snapshot's telemetry instead of the live one (null: back to live). */
+  setScrubbed(t: Telemetry | null): void {
+    if (t === this.scrubbed) return;
+    this.scrubbed = t;
+    this.emit();
+  }
+  /**
+   * `fn` runs just before the workers are released from a hold at an epoch boundary (pacer,
+   * governor, the user's resume or step): the moment a recorder can copy a complete commit.
+   */
+  onBeforeRelease(fn: () => void): () => void {
+    this.releaseHooks.add(fn);
+    return () => void this.releaseHooks.delete(fn);
+  }
+  private beforeRelease(): void {
+    for (const fn of this.releaseHooks) fn();
   }
 
   subscribe(fn: () => void): () => void {
@@ -148,7 +194,7 @@ export class LiveRun {
     if (this.status !== 'ready') return;
     if (paused) this.sim.pause();
     this.requestedPause = paused;
-    this.host = this.opts.host();
+    this.host = this.fallback ? (this.opts.fallbackHost ?? webFallbackHost)() : this.opts.host();
     this.startedAt = performance.now();
     this.lastTick = this.startedAt;
     this.budgetNs = 0;
@@ -160,7 +206,10 @@ export class LiveRun {
       if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.onVisibility);
       this.syncPacer();
     }
-    this.sim.start(this.host).then(
+    const started = this.sim.start(this.host);
+    // the fallback's worker exists now: bound it by the governor's first budget (a quarter second at this speed)
+    if (this.fallback) this.limitFallback(Number.isFinite(this.speed) ? this.speed * 0.25 : Infinity);
+    started.then(
       (r) => {
         if (this.disposed) return;
         this.wallMs = performance.now() - this.startedAt;
@@ -181,7 +230,7 @@ export class LiveRun {
     this.stopPacing();
     this.appliedCount = this.sim.appliedEvents().length;
     this.pending = [];
-    this.telemetry.update(performance.now());
+    this.liveTelemetry.update(performance.now());
     this.set(status);
     this.emit();
   }
@@ -202,7 +251,7 @@ export class LiveRun {
     if (this.status === 'ready') return this.start();
     if (this.status !== 'paused') return;
     this.governorPaused = false;
-    this.budgetNs = Math.max(this.budgetNs, this.telemetry.simNs);
+    this.budgetNs = Math.max(this.budgetNs, this.liveTelemetry.simNs);
     this.lastTick = performance.now();
     this.set('running');
     this.syncPacer();
@@ -216,12 +265,15 @@ export class LiveRun {
       this.pause();
       return;
     }
-    if (this.status === 'paused') this.sim.step();
+    if (this.status === 'paused') {
+      this.beforeRelease();
+      this.sim.step();
+    }
   }
 
   setSpeed(nsPerS: number): void {
     this.speed = nsPerS;
-    this.budgetNs = this.telemetry.simNs;
+    this.budgetNs = this.liveTelemetry.simNs;
     this.lastTick = performance.now();
   }
 
@@ -278,6 +330,8 @@ export class LiveRun {
       this.governorPaused = false;
       this.applyRequest();
     }
+    // the fallback's worker stops by itself at the governor's budget (a pause request would land a whole slice late)
+    if (this.fallback) this.limitFallback(Number.isFinite(this.speed) ? this.budgetNs : Infinity);
     this.syncPacer();
     this.lastTick = now;
   }
@@ -286,13 +340,25 @@ export class LiveRun {
    * While running: the workers go when neither the governor nor the pacer holds them. Sends a
    * request only when that changes (or when `force`d, after the user's resume).
    */
+  /** The fallback host's bound on simulated time (its worker starts no epoch past it), sent when it changes. */
+  private limitFallback(simNs: number): void {
+    const ps = simNs * 1000;
+    if (ps === this.lastLimitPs) return;
+    this.lastLimitPs = ps;
+    (this.host as Partial<FallbackHost> | null)?.limit?.(ps);
+  }
+  private lastLimitPs = NaN;
+
   private applyRequest(force = false): void {
     if (this.status !== 'running' || this.disposed) return;
-    const pause = this.governorPaused || (this.pacer?.holding ?? false);
+    const pause = (this.governorPaused && !this.fallback) || (this.pacer?.holding ?? false);
     if (pause === this.requestedPause && !force) return;
     this.requestedPause = pause;
     if (pause) this.sim.pause();
-    else this.sim.resume();
+    else {
+      this.beforeRelease();
+      this.sim.resume();
+    }
   }
 
   /** The pacer runs while the run is going on a visible page. */
