@@ -407,32 +407,9 @@ export class Committer {
     return describeDeadlock(this.v, this.settings.participants);
   }
 
-  /**
-   * Received totals per core: column sums of the message matrix (at samples and at the end).
-   * Only the rows of cores that have sent are summed: a core writes its matrix row only
-   * together with its own messagesSent or bytesSent counter (CoreBase.countMessage, a family's
-   * MPB-byte accounting), so a core whose counters are both zero has an all-zero row. The sums
-   * run over the senders in ascending order, as the full column sums did (they skipped only
-   * exact zeros): the same values, at O(cores x senders) instead of O(cores^2) per sample.
-   */
+  /** Received totals per core (receivedTotals below), at samples and at the end. */
   private receivedTotals(): void {
-    const v = this.v;
-    const cores = this.chip.topo.cores;
-    const c = v.core;
-    const m = v.matrix;
-    for (let j = 0; j < cores; j++) {
-      c[j * CORE_SLOTS + C.messagesReceived] = 0;
-      c[j * CORE_SLOTS + C.bytesReceived] = 0;
-    }
-    for (let i = 0; i < cores; i++) {
-      if (!(c[i * CORE_SLOTS + C.messagesSent]! > 0 || c[i * CORE_SLOTS + C.bytesSent]! > 0)) continue;
-      const row = i * cores * 2;
-      for (let j = 0; j < cores; j++) {
-        const b = j * CORE_SLOTS;
-        c[b + C.messagesReceived] += m[row + j * 2]!;
-        c[b + C.bytesReceived] += m[row + j * 2 + 1]!;
-      }
-    }
+    receivedTotals(this.v);
   }
 
   /** Appends a telemetry sample for the interval since the previous one. */
@@ -479,5 +456,33 @@ export class Committer {
   private finalSample(atPs: number): void {
     if (atPs > this.v.ctlF[CTLF.lastSamplePs]!) this.sample(atPs);
     this.receivedTotals();
+  }
+}
+
+/**
+ * Received totals per core: column sums of the message matrix (at samples and at the end; the
+ * web's scrub recorder derives them the same way for a snapshot, so the sums are bit-identical).
+ * Only the rows of cores that have sent are summed: a core writes its matrix row only
+ * together with its own messagesSent or bytesSent counter (CoreBase.countMessage, a family's
+ * MPB-byte accounting), so a core whose counters are both zero has an all-zero row. The sums
+ * run over the senders in ascending order, as the full column sums did (they skipped only
+ * exact zeros): the same values, at O(cores x senders) instead of O(cores^2) per sample.
+ */
+export function receivedTotals(v: Views): void {
+  const cores = v.layout.cores;
+  const c = v.core;
+  const m = v.matrix;
+  for (let j = 0; j < cores; j++) {
+    c[j * CORE_SLOTS + C.messagesReceived] = 0;
+    c[j * CORE_SLOTS + C.bytesReceived] = 0;
+  }
+  for (let i = 0; i < cores; i++) {
+    if (!(c[i * CORE_SLOTS + C.messagesSent]! > 0 || c[i * CORE_SLOTS + C.bytesSent]! > 0)) continue;
+    const row = i * cores * 2;
+    for (let j = 0; j < cores; j++) {
+      const b = j * CORE_SLOTS;
+      c[b + C.messagesReceived] += m[row + j * 2]!;
+      c[b + C.bytesReceived] += m[row + j * 2 + 1]!;
+    }
   }
 }

@@ -22,7 +22,7 @@ export { WAIT_WHAT, describeDeadlock, findWaitForCycle, findWaitForCycles, waitF
 export { CTRL, LINK } from './weave';
 export { ROW_CLOSED, ROW_CONFLICT, ROW_HIT, type DdrTiming, type DramTiming, type FixedTiming } from './dram/ddr';
 export { ISL } from './power';
-export { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR } from './commit';
+export { EVENT_ISLAND_DIVISOR, EVENT_TILE_DIVISOR, receivedTotals } from './commit';
 export type { SliceEnd, WorkerRunResult } from './scheduler';
 export { CooperativeRun } from './cooperative';
 export { epochLoop, type EpochHooks } from './epoch-barrier';

@@ -30,7 +30,7 @@
  *   snapshot, never what a snapshot holds).
  * Nothing here touches the simulation: it only reads the live buffers.
  */
-import { C, CORE_SLOTS, CTL, CTLF, CTLF_SLOTS, EPOCH_LOG_CAP, EVENTS_CAP, SERIES_CAP, type Layout, type Views } from '@manycore/engine';
+import { CORE_SLOTS, CTL, CTLF, CTLF_SLOTS, EPOCH_LOG_CAP, EVENTS_CAP, SERIES_CAP, receivedTotals, type Layout, type Views } from '@manycore/engine';
 
 /** Status.Paused of the engine's control block (a const enum there). */
 const STATUS_PAUSED = 1;
@@ -159,27 +159,11 @@ export function scratchViews(like: Views): Views {
 }
 
 /**
- * Received totals per core from the message matrix, as the committer derives them at a sample
- * (commit.ts receivedTotals: zero, then the rows of cores that have sent, ascending), so the
- * floating-point sums are the same.
+ * Received totals per core from the message matrix, derived by the committer's own function
+ * (engine commit.ts receivedTotals), so the floating-point sums are the same.
  */
 export function deriveReceived(v: Views): void {
-  const cores = v.layout.cores;
-  const c = v.core;
-  const m = v.matrix;
-  for (let j = 0; j < cores; j++) {
-    c[j * CORE_SLOTS + C.messagesReceived] = 0;
-    c[j * CORE_SLOTS + C.bytesReceived] = 0;
-  }
-  for (let i = 0; i < cores; i++) {
-    if (!(c[i * CORE_SLOTS + C.messagesSent]! > 0 || c[i * CORE_SLOTS + C.bytesSent]! > 0)) continue;
-    const row = i * cores * 2;
-    for (let j = 0; j < cores; j++) {
-      const b = j * CORE_SLOTS;
-      c[b + C.messagesReceived] += m[row + j * 2]!;
-      c[b + C.bytesReceived] += m[row + j * 2 + 1]!;
-    }
-  }
+  receivedTotals(v);
 }
 
 function ordinal(n: number): string {
