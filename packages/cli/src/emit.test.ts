@@ -5,6 +5,7 @@ import { ConfigMap } from 'kubernetes-models/v1';
 import { parseExperiment } from '@manycore/engine';
 import { K8S_POINTS_PATH, k8sManifest, k8sObjects, pointText, shq, slurmScript, sweepName, toYaml } from './emit';
 import { buildPoints, parseVary, sweepSpec } from './sweep-spec';
+import { cachedK8sSchemas, checkAgainst, checkK8sStrict, type K8sDefinitions, upstreamId } from './k8s-schema.test-helper';
 
 const base = parseExperiment({ chip: { preset: 'scc' }, workload: { name: 'mpb-pingpong', params: { iterations: 4 } } });
 const vary = [parseVary('workload.params.hops=1,2,3'), parseVary('workload.params.bytes=32,256')];
@@ -63,23 +64,86 @@ describe('emit: Kubernetes Indexed Job', () => {
     expect(docs).toEqual([objs.configMap, objs.job]);
   });
 
-  it('validates against the Kubernetes schema (kubernetes-models)', () => {
+  it('validates strictly against the Kubernetes schema: no unknown field, type, enum or required violation', async () => {
+    // both kinds read in one TypeScript program, which checkK8sStrict then reuses
+    const { definitions, roots } = cachedK8sSchemas(['v1/ConfigMap', 'batch/v1/Job']);
+    expect(roots).toEqual({ 'v1/ConfigMap': 'io.k8s.api.core.v1.ConfigMap', 'batch/v1/Job': 'io.k8s.api.batch.v1.Job' });
     const [cm, job] = docs;
-    expect(() => new ConfigMap(cm as never).validate()).not.toThrow();
-    expect(() => new Job(job as never).validate()).not.toThrow();
+    expect(await checkK8sStrict(cm)).toEqual([]);
+    expect(await checkK8sStrict(job)).toEqual([]);
+    // the schema checked is new enough for the fields the Job uses (backoffLimitPerIndex: 1.29+)
+    const jobSpec = definitions['io.k8s.api.batch.v1.JobSpec']!;
+    expect(Object.keys(jobSpec.properties!)).toEqual(expect.arrayContaining(['backoffLimitPerIndex', 'completionMode', 'completions', 'parallelism', 'template']));
+    expect(jobSpec.properties!.completionMode).toEqual({ type: 'string', enum: ['Indexed', 'NonIndexed'] });
+    expect(jobSpec.required).toEqual(['template']);
+    expect(definitions['io.k8s.api.core.v1.Container']!.required).toEqual(['name']);
   });
 
-  it('a broken manifest fails the same validation', () => {
-    const job = structuredClone(docs[1]!) as { spec: { completions: unknown; template: { spec: { containers: Record<string, unknown>[] } } } };
-    job.spec.completions = 'six';
-    delete job.spec.template.spec.containers[0]!.name;
-    expect(() => new Job(job as never).validate()).toThrow(/spec\/completions must be integer.*containers\/0 must have required property '?name/);
-    const mode = structuredClone(docs[1]!) as { spec: { completionMode: string } };
-    mode.spec.completionMode = 'Indexd';
-    expect(() => new Job(mode as never).validate()).toThrow('spec/completionMode must be equal to one of the allowed values');
-    const cm = structuredClone(docs[0]!) as { data: Record<string, unknown> };
+  type JobDoc = { spec: Record<string, unknown> & { template: { spec: { containers: Record<string, unknown>[] } } } };
+  const brokenJob = (edit: (j: JobDoc) => void) => {
+    const j = structuredClone(docs[1]!) as unknown as JobDoc;
+    edit(j);
+    return checkK8sStrict(j);
+  };
+
+  it('rejects a misspelled Job field and an unknown container field, naming the path', async () => {
+    expect(
+      await brokenJob((j) => {
+        j.spec.completionMod = j.spec.completionMode;
+        delete j.spec.completionMode;
+      }),
+    ).toEqual(['spec.completionMod: unknown field (io.k8s.api.batch.v1.JobSpec defines no "completionMod")']);
+    expect(await brokenJob((j) => (j.spec.template.spec.containers[0]!.imagePullPolcy = 'Never'))).toEqual([
+      'spec.template.spec.containers[0].imagePullPolcy: unknown field (io.k8s.api.core.v1.Container defines no "imagePullPolcy")',
+    ]);
+    // kubernetes-models' own validator lets both through: that is the gap this check closes
+    const loose = structuredClone(docs[1]!) as unknown as JobDoc;
+    loose.spec.completionMod = 'Indexed';
+    expect(() => new Job(loose as never).validate()).not.toThrow();
+  });
+
+  it('rejects wrong types, values outside an enum and missing required fields, naming the path', async () => {
+    expect(await brokenJob((j) => (j.spec.completions = 'six'))).toEqual(['spec.completions: must be a number, not string "six"']);
+    expect(await brokenJob((j) => (j.spec.parallelism = 1.5))).toEqual(['spec.parallelism: must be an integer, not 1.5']);
+    expect(await brokenJob((j) => ((j.spec.template.spec.containers[0]!.volumeMounts as Record<string, unknown>[])[0]!.readOnly = 'yes'))).toEqual([
+      'spec.template.spec.containers[0].volumeMounts[0].readOnly: must be a boolean, not string "yes"',
+    ]);
+    expect(await brokenJob((j) => (j.spec.completionMode = 'Indexd'))).toEqual(['spec.completionMode: must be one of "Indexed", "NonIndexed", not "Indexd"']);
+    expect(await brokenJob((j) => delete j.spec.template.spec.containers[0]!.name)).toEqual([
+      'spec.template.spec.containers[0].name: required by io.k8s.api.core.v1.Container but missing',
+    ]);
+    const cm = structuredClone(docs[0]!) as { data: Record<string, unknown>; metadata: { labels: Record<string, unknown> } };
     cm.data['0000.json'] = { not: 'a string' };
-    expect(() => new ConfigMap(cm as never).validate()).toThrow(/must be string/);
+    cm.metadata.labels['app.kubernetes.io/name'] = 7;
+    expect(await checkK8sStrict(cm)).toEqual([
+      'metadata.labels["app.kubernetes.io/name"]: must be a string, not number 7',
+      'data["0000.json"]: must be a string, not object {"not":"a string"}',
+    ]);
+    await expect(checkK8sStrict({ apiVersion: 'batch/v1', kind: 'Jobs' })).rejects.toThrow('no Kubernetes schema for batch/v1/Jobs: kubernetes-models has no batch/v1/Jobs.d.ts');
+  });
+
+  it('walks any OpenAPI-style definitions: $refs resolved, objects with properties closed, maps and anyOf open to their values', () => {
+    const defs: K8sDefinitions = {
+      'x.Outer': { type: 'object', required: ['inner'], properties: { inner: { $ref: '#/definitions/x.Inner' }, tags: { type: 'object', additionalProperties: { type: 'string' } }, any: {} } },
+      'x.Inner': { type: 'object', properties: { size: { anyOf: [{ type: 'string' }, { type: 'number' }] }, list: { type: 'array', items: { $ref: '#/definitions/x.Missing' } } } },
+    };
+    const check = (v: unknown) => {
+      const out: string[] = [];
+      checkAgainst(v, { $ref: '#/definitions/x.Outer' }, defs, '', out);
+      return out;
+    };
+    expect(check({ inner: { size: '1Gi' }, tags: { a: 'b' }, any: { whatever: [1] } })).toEqual([]);
+    expect(check({ inner: { size: true, extra: 1 }, tags: { a: 1 } })).toEqual([
+      'inner.size: must be string or number, not boolean',
+      'inner.extra: unknown field (x.Inner defines no "extra")',
+      'tags.a: must be a string, not number 1',
+    ]);
+    expect(check({ inner: { list: [{}] }, more: null })).toEqual([
+      'inner.list[0]: the schema refers to #/definitions/x.Missing, which is not among the definitions',
+      'more: unknown field (x.Outer defines no "more")',
+    ]);
+    expect(check({})).toEqual(['inner: required by x.Outer but missing']);
+    expect(upstreamId('IoK8sApimachineryPkgApisMetaV1ObjectMeta')).toBe('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
   });
 
   it('refuses points that do not fit in a ConfigMap', () => {
