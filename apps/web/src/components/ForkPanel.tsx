@@ -2,8 +2,9 @@
  * Fork at a time. ForkPanel (under the scrubbed timeline): choose a change the timeline allows
  * (an island's or a tile's clock divisor) and "Fork here": the fork is the run's experiment
  * with that timeline event at exactly the scrubbed boundary (sim/replay.ts forkExperiment),
- * handed to the page, which puts the original in Compare slot A and the fork in B and runs
- * both. ForkSummary (in Compare): the fork marker's legend and both experiments' share links,
+ * handed to the page, which puts the original in Compare slot A and the fork in B and plays
+ * both from the start at the same time (sim/pair-run.ts), their charts overlaid live.
+ * ForkSummary (in Compare): the fork marker's legend and both experiments' share links,
  * each with its run's digest once known, so each reproduces on its own.
  * Choices are limited to what the chip has (islands, tiles, V/f divisors); anything the schema
  * still refuses is shown as its message, never thrown.
@@ -126,7 +127,7 @@ export function ForkSummary(props: { atNs: number; change: ForkChange; a: Experi
     <section className="card fork-summary">
       <p data-testid="fork-marker" data-at-ns={String(props.atNs)}>
         <strong>fork at {scrubTimeLabel(props.atNs * 1000)}</strong>: A is the original run, B the same experiment with {describeChange(props.change)} from that time on (the
-        dashed marker on the charts). Up to the fork both are the same run.
+        dashed marker on the charts). Up to the fork both are the same run; both play at once, each on half the host's CPUs.
       </p>
       <LinkField exp={props.a} digest={props.digestA} testId="fork-link-a" label="Original (A):" />
       <LinkField exp={props.b} digest={props.digestB} testId="fork-link-b" label="Fork (B):" />
