@@ -272,9 +272,22 @@ export function buildResults(
     messageMatrix: { messages, bytes },
     events,
   };
-  const summarized = run.workload.summarize ? run.workload.summarize(reported, run.params as never, chip, simulated, series) : reported;
-  const extra = run.workload.extra ? run.workload.extra(reported, run.params as never, chip, simulated, series) : {};
-  const workload = { name: run.workload.name, params: run.params, rows: summarized, ...extra };
+  // A run stopped before every core reported (a time limit, the scrub timeline's replay) may
+  // not hold what a workload's summary needs: its rows are then the cores' own rows, and the
+  // results say why (a run that finished never takes this path: its summary errors propagate).
+  let summarized: Row[] = reported;
+  let extra: Record<string, unknown> = {};
+  let summaryNote: string | undefined;
+  try {
+    summarized = run.workload.summarize ? run.workload.summarize(reported, run.params as never, chip, simulated, series) : reported;
+    extra = run.workload.extra ? run.workload.extra(reported, run.params as never, chip, simulated, series) : {};
+  } catch (err) {
+    if (!host.stopped) throw err;
+    summarized = reported;
+    extra = {};
+    summaryNote = `the run stopped before every core reported, so the rows are the cores' own (the summary failed: ${err instanceof Error ? err.message : String(err)})`;
+  }
+  const workload = { name: run.workload.name, params: run.params, rows: summarized, ...extra, ...(summaryNote ? { summaryNote } : {}) };
   // the digest covers the parameters without `bug: 'none'` (the digest runs had before the switch)
   const digest = digestOf({ simulated, series, workload: { ...workload, params: paramsForDigest(workload.params as Record<string, unknown>) } });
   const protocolBug = protocolBugOf({ workload: { name: run.workload.name, params: run.params as Record<string, unknown> } }, { [run.workload.name]: run.workload });

@@ -220,8 +220,10 @@ export const rccePair: WorkloadDef<P> = {
     const from = Math.min(...rows.map((r) => r.startNs as number));
     const to = Math.max(...rows.map((r) => (r.startNs as number) + (r.timeNs as number)));
     const powerW = windowPowerW(series, from, to);
+    // a run stopped early (a time limit, the scrub timeline's replay) reports only the pairs
+    // whose both cores finished their rounds
     return rows
-      .filter((row) => row.first === true)
+      .filter((row) => row.first === true && rows.some((x) => x.pair === row.pair && x.first === false))
       .map((row) => {
         const a = row.a as number;
         const b = row.b as number;

@@ -178,6 +178,11 @@ export function ResultsPanel({ results, wallMs }: { results: Results; wallMs: nu
         ))}
       </dl>
       <PaperBesidePanel results={results} />
+      {typeof results.workload.summaryNote === 'string' ? (
+        <p className="sub" data-testid="summary-note">
+          {results.workload.summaryNote}
+        </p>
+      ) : null}
       <RowsTable rows={rows} />
       <RowsChart id="rows" sets={sets} chart={chartOf(results.workload.name)} />
     </section>
