@@ -13,6 +13,10 @@
  * written before the start travel with the start message. The promise resolves with the
  * worker's rows after the final copy, so the driver builds its results from its views as with
  * any host. Same digest as every worker layout; slower (one thread for every core).
+ * `onSlice(fn)`: `fn` runs right after each slice's copy is written into the views (not the
+ * final one), on this thread, before the next message: the views then hold the state at the
+ * epoch boundary the slice ended on, and nothing writes them until `fn` returns (a recorder's
+ * moment to copy them: LiveRun.onSliceApplied, apps/web/src/sim/recorder.ts).
  */
 import { HOST_CONTROL_WORDS, type HostAdapter, type WorkerInit, type WorkerRunResult } from '@manycore/engine';
 import { applySegments, segmentBytes, type FromFallbackWorker, type ToFallbackWorker } from './fallback-protocol';
@@ -37,6 +41,8 @@ export interface FallbackHost extends HostAdapter {
   stats(): FallbackStats;
   /** Bounds the run's simulated time (the speed governor's budget, ps; Infinity: none): the worker starts no epoch past it. */
   limit(simPs: number): void;
+  /** `fn` runs after each slice's copy is applied (the views hold an epoch boundary); replaces the previous one. */
+  onSlice(fn: (() => void) | null): void;
 }
 
 export const FALLBACK_HOST_NAME = 'browser-fallback-1-worker';
@@ -52,6 +58,7 @@ export function fallbackHost(spawn: () => WorkerLike, name = FALLBACK_HOST_NAME)
   let current: WorkerLike | null = null;
   const stats: FallbackStats = { copies: 0, bytes: 0, lastBytes: 0 };
   const keep = new Int32Array(HOST_CONTROL_WORDS.length);
+  let sliceHook: (() => void) | null = null;
   const stop = () => {
     current?.terminate();
     current = null;
@@ -66,6 +73,9 @@ export function fallbackHost(spawn: () => WorkerLike, name = FALLBACK_HOST_NAME)
     },
     limit(simPs: number): void {
       current?.postMessage({ type: 'limit', simPs });
+    },
+    onSlice(fn: (() => void) | null): void {
+      sliceHook = fn;
     },
     startWorker(init: WorkerInit): Promise<WorkerRunResult> {
       return new Promise((resolve, reject) => {
@@ -98,6 +108,7 @@ export function fallbackHost(spawn: () => WorkerLike, name = FALLBACK_HOST_NAME)
             if (msg.type === 'slice') {
               copy(msg.segments, msg.data);
               w.postMessage({ type: 'ack', buffer: msg.data }, [msg.data]);
+              sliceHook?.(); // the next copy is applied only after this handler returns
             } else if (msg.type === 'done') {
               copy(msg.segments, msg.data);
               if (current === w) stop();

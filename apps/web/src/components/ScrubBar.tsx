@@ -6,8 +6,10 @@
  * (chip view, charts, counters, inspector, MPB view): LiveRun.setScrubbed swaps in a Telemetry
  * over a scratch copy of the recorder's snapshot (sim/recorder.ts). A boundary without a
  * snapshot is replayed from the start, headless, stopped exactly there (sim/replay.ts), then
- * cached as a snapshot; "replaying to 4.000 µs…" shows meanwhile. Scrubbing pauses a running
- * run (the user's pause: the views show the past, the run does not go on behind them); "Live"
+ * cached as a snapshot; "replaying to 4.000 µs…" shows meanwhile. Snapshots are taken where the
+ * run is held at a boundary, and in the fallback mode (no SharedArrayBuffer) after every
+ * slice's copy into the mirror, which always ends on a boundary (Recorder.captureAtBoundary).
+ * Scrubbing pauses a running run (the user's pause: the views show the past, the run does not go on behind them); "Live"
  * returns to the run's own state and resumes it if scrubbing paused it; pressing Run does too.
  * Keys (outside text fields): [ and ] (or Shift+← / Shift+→) step one epoch back / forward,
  * L goes live. From a scrubbed time the fork panel (ForkPanel.tsx) forks the run there.
@@ -79,14 +81,17 @@ function RunTimeline(props: ScrubBarProps) {
   const latest = useRef(props);
   latest.current = props;
 
-  // capture at every hold the run is released from, and at frames that find it held
+  // capture at every hold the run is released from, and at frames that find it held; in the
+  // fallback (no holds: one worker runs in slices) after each slice's copy into the mirror
   useEffect(() => {
     const offRelease = run.onBeforeRelease(() => rec.capture());
+    const offSlice = run.onSliceApplied(() => rec.captureAtBoundary());
     const offFrame = frameLoop.add(() => {
       rec.capture();
     }, -20);
     return () => {
       offRelease();
+      offSlice();
       offFrame();
     };
   }, [run, rec]);

@@ -3,6 +3,8 @@
  * far), the curve drawn as points arrive with the paper's values beside, a data table of the
  * points, and the rows of every run as CSV. The runs go one after another on Web Workers
  * (sim/sweep.ts); this component only draws the state it is handed after each run.
+ * `embedded` (pages/Embed.tsx): no title and no Close (the embed has its own), and the sweep
+ * waits for "Run sweep" instead of starting at once (the paper's values show meanwhile).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { HostAdapter, WorkloadRegistry } from '@manycore/engine';
@@ -10,7 +12,7 @@ import type { ChartPoint, GuidedExperiment } from '@manycore/workloads';
 import { toCsv } from '../lib/csv';
 import { downloadText } from '../lib/download';
 import { formatField } from '../lib/format';
-import { liveRunStarter, paperPoints, progressText, SweepRunner, type SweepState } from '../sim/sweep';
+import { initialSweep, liveRunStarter, paperPoints, progressText, SweepRunner, type SweepState } from '../sim/sweep';
 import { SweepChart } from './SweepChart';
 
 export interface SweepPanelProps {
@@ -18,19 +20,25 @@ export interface SweepPanelProps {
   registry: WorkloadRegistry;
   host: () => HostAdapter;
   hostCpus: number;
-  onClose(): void;
+  onClose?(): void;
+  /** In an embed: no title or Close, and nothing runs until "Run sweep" is pressed. */
+  embedded?: boolean;
 }
 
 function pointKey(p: ChartPoint): string {
   return JSON.stringify([p.x, p.series]);
 }
 
-export function SweepPanel({ entry, registry, host, hostCpus, onClose }: SweepPanelProps) {
-  const [state, setState] = useState<SweepState | null>(null);
-  const [round, setRound] = useState(0);
+export function SweepPanel({ entry, registry, host, hostCpus, onClose, embedded = false }: SweepPanelProps) {
+  const [started, setState] = useState<SweepState | null>(null);
+  const [round, setRound] = useState(embedded ? -1 : 0); // -1: not started (an embed waits for its Run)
   const runner = useRef<SweepRunner | null>(null);
+  const idle = round < 0;
+  const idleState = useMemo(() => initialSweep(entry), [entry]);
+  const state = started ?? (embedded ? idleState : null); // an embed keeps its panel while its first run starts
 
   useEffect(() => {
+    if (round < 0) return;
     const r = new SweepRunner(entry, liveRunStarter({ coresPerWorker: 'auto', hostCpus, host, registry }), setState);
     runner.current = r;
     setState(r.state);
@@ -40,7 +48,7 @@ export function SweepPanel({ entry, registry, host, hostCpus, onClose }: SweepPa
 
   const paper = useMemo(() => (state ? paperPoints(entry, state) : []), [entry, state]);
   if (!state) return null;
-  const running = state.status === 'running';
+  const running = !idle && state.status === 'running';
   const hint = entry.chart;
   const xDomain = entry.sweep && hint && entry.sweep.param === hint.x ? entry.sweep.values.map((v) => (typeof v === 'boolean' ? String(v) : v)) : [];
   const paperAt = new Map(paper.map((p) => [pointKey(p), p]));
@@ -50,9 +58,9 @@ export function SweepPanel({ entry, registry, host, hostCpus, onClose }: SweepPa
     <section className="card sweep-panel" data-testid="sweep-panel" aria-label={`Sweep: ${entry.title}`}>
       <header className="card-head">
         <div>
-          <h3>{entry.title}</h3>
-          <p className="sub" role="status" aria-live="polite" data-testid="sweep-progress" data-status={state.status}>
-            {progressText(entry, state)}
+          {embedded ? null : <h3>{entry.title}</h3>}
+          <p className="sub" role="status" aria-live="polite" data-testid="sweep-progress" data-status={idle ? 'ready' : state.status}>
+            {idle ? `${state.total} run${state.total === 1 ? '' : 's'}: press Run sweep` : progressText(entry, state)}
           </p>
         </div>
         <div className="buttons">
@@ -60,8 +68,8 @@ export function SweepPanel({ entry, registry, host, hostCpus, onClose }: SweepPa
             ■ Stop
           </button>
           {!running ? (
-            <button type="button" onClick={() => setRound((n) => n + 1)} data-testid="sweep-again">
-              ▶ Run again
+            <button type="button" className={idle ? 'primary' : undefined} onClick={() => setRound((n) => n + 1)} data-testid={idle ? 'sweep-run' : 'sweep-again'}>
+              {idle ? '▶ Run sweep' : '▶ Run again'}
             </button>
           ) : null}
           <button
@@ -73,9 +81,11 @@ export function SweepPanel({ entry, registry, host, hostCpus, onClose }: SweepPa
           >
             Rows CSV
           </button>
-          <button type="button" className="small" onClick={onClose} data-testid="sweep-close" aria-label="Close the sweep">
-            Close
-          </button>
+          {onClose && !embedded ? (
+            <button type="button" className="small" onClick={onClose} data-testid="sweep-close" aria-label="Close the sweep">
+              Close
+            </button>
+          ) : null}
         </div>
       </header>
       <progress className="sweep-bar" max={state.total} value={state.done} aria-label="Runs finished" />

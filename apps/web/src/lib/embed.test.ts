@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { guidedById } from '@manycore/workloads';
-import { controlChoices, embedControlOf, embedIdFrom, embedSnippet, embedUrl, labUrl, parseParamValue } from './embed';
+import { controlChoices, embedControlOf, embedIdFrom, embedSnippet, embedUrl, embedView, labUrl, parseParamValue } from './embed';
 
 describe('embed URLs', () => {
   it('reads the guided id from ?embed= or #/embed/, and nothing else', () => {
@@ -36,6 +36,17 @@ describe('the one control of an embed', () => {
     expect(controlChoices(stream, { islandDivisor: 0 })).toBeNull();
     expect(embedControlOf(guidedById('stale-read')!)).toBeNull();
     expect(embedControlOf({ ...sweep, embed: { control: null } })).toBeNull();
+  });
+
+  it('shows the chart of a sweep (more than one run) unless the entry says otherwise, else the chip view', () => {
+    const sweep = guidedById('pingpong-hops')!;
+    expect(sweep.experiments).toHaveLength(8);
+    expect(embedView(sweep)).toBe('chart');
+    expect(embedView({ ...sweep, embed: { view: 'chip' } })).toBe('chip');
+    expect(embedView(guidedById('dram-stream')!)).toBe('chip');
+    expect(embedView({ ...guidedById('dram-stream')!, embed: { view: 'chart' } })).toBe('chart');
+    expect(embedView(guidedById('bug-lock-prefix')!)).toBe('chip'); // a control, one run
+    expect(embedView(guidedById('bug-lock-prefix-cores')!)).toBe('chart');
   });
 
   it('reads typed values as numbers, booleans or text', () => {

@@ -11,6 +11,9 @@
  *   attribute value escaped (& " < >), lazy loading and a fixed size.
  * - `embedControlOf(entry)`: the entry's one control: its declared `embed.control` (null: none),
  *   else its first swept parameter, else none. `controlChoices` lists a control's values.
+ * - `embedView(entry)`: what the embed shows: its declared `embed.view`, else the chart of the
+ *   whole sweep ('chart') for an entry of more than one experiment, else the chip view of its
+ *   one run ('chip').
  */
 import type { EmbedControl, GuidedExperiment, ParamValue } from '@manycore/workloads';
 
@@ -52,6 +55,10 @@ function attr(text: string): string {
 
 export function embedSnippet(url: string, title: string, width = EMBED_WIDTH, height = EMBED_HEIGHT): string {
   return `<iframe src="${attr(url)}" title="${attr(`Manycore Lab: ${title}`)}" width="${width}" height="${height}" loading="lazy" style="border: 1px solid #ccc; border-radius: 6px"></iframe>`;
+}
+
+export function embedView(entry: GuidedExperiment): 'chip' | 'chart' {
+  return entry.embed?.view ?? (entry.experiments.length > 1 ? 'chart' : 'chip');
 }
 
 export function embedControlOf(entry: GuidedExperiment): EmbedControl | null {

@@ -5,6 +5,10 @@
  * view with the entry's metric, the result when the run ends, and a link that opens the same
  * experiment in the full lab. It runs where the page is not cross-origin isolated (the normal
  * case inside another site's page): LiveRun falls back to one worker without SharedArrayBuffer.
+ * An entry of several runs (a sweep; lib/embed.ts embedView) shows the chart of the whole sweep
+ * instead: the gallery's SweepPanel without its chrome, "Run sweep" / "Stop", progress "run 3 of
+ * 8", the curve drawn as each run finishes with the papers' values as diamonds; the link to the
+ * full lab opens the sweep's first run there.
  * An unknown id gets a message listing the valid ones; the id is only shown as text.
  */
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
@@ -15,7 +19,8 @@ import { sharedMemoryAvailable } from '@manycore/workers/fallback-host';
 import { ChipView } from '../components/ChipView';
 import { FallbackNotice } from '../components/FallbackNotice';
 import { chartOf, RowsChart } from '../components/ResultsPanel';
-import { controlChoices, embedControlOf, labUrl, parseParamValue } from '../lib/embed';
+import { SweepPanel } from '../components/SweepPanel';
+import { controlChoices, embedControlOf, embedView, labUrl, parseParamValue } from '../lib/embed';
 import { formatField, simTime } from '../lib/format';
 import { shareUrl } from '../lib/link';
 import { hostCpus } from '../lib/workers';
@@ -37,7 +42,40 @@ export function Embed({ id }: { id: string }) {
         </div>
       </div>
     );
-  return <EmbedEntry entry={entry} />;
+  return embedView(entry) === 'chart' ? <EmbedSweep entry={entry} /> : <EmbedEntry entry={entry} />;
+}
+
+/** A sweep entry: the chart of all its runs (SweepPanel, embedded), run from here. */
+function EmbedSweep({ entry }: { entry: GuidedExperiment }) {
+  const fallback = !sharedMemoryAvailable();
+  const [labLink, setLabLink] = useState<string>(() => labUrl(window.location.href));
+  const first = useMemo(() => {
+    try {
+      return parseExperiment(entry.experiments[0]!);
+    } catch {
+      return null;
+    }
+  }, [entry]);
+  useEffect(() => {
+    let live = true;
+    if (first) void shareUrl(labUrl(window.location.href), first).then((u) => live && setLabLink(u));
+    return () => {
+      live = false;
+    };
+  }, [first]);
+  return (
+    <div className="embed embed-sweep" data-testid="embed" data-embed-id={entry.id} data-embed-view="chart">
+      <header className="embed-head">
+        <h1 data-testid="embed-title">{entry.title}</h1>
+        <a href={labLink} target="_blank" rel="noopener noreferrer" data-testid="embed-open-lab" title="The sweep's first run in the full lab (its gallery runs the whole sweep)">
+          Open in the full lab ↗
+        </a>
+      </header>
+      <p className="embed-summary">{entry.summary}</p>
+      {fallback ? <FallbackNotice compact /> : null}
+      <SweepPanel entry={entry} registry={workloads} host={host} hostCpus={CPUS} embedded />
+    </div>
+  );
 }
 
 function EmbedEntry({ entry }: { entry: GuidedExperiment }) {

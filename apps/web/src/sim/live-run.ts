@@ -157,6 +157,16 @@ export class LiveRun {
   private beforeRelease(): void {
     for (const fn of this.releaseHooks) fn();
   }
+  private readonly sliceHooks = new Set<() => void>();
+  /**
+   * Fallback runs only: `fn` runs right after each slice's state copy is written into the views
+   * (FallbackHost.onSlice): they then hold a complete epoch boundary and nothing writes them
+   * until `fn` returns; the fallback's moment for a recorder (there is no held boundary).
+   */
+  onSliceApplied(fn: () => void): () => void {
+    this.sliceHooks.add(fn);
+    return () => void this.sliceHooks.delete(fn);
+  }
 
   subscribe(fn: () => void): () => void {
     this.listeners.add(fn);
@@ -195,6 +205,10 @@ export class LiveRun {
     if (paused) this.sim.pause();
     this.requestedPause = paused;
     this.host = this.fallback ? (this.opts.fallbackHost ?? webFallbackHost)() : this.opts.host();
+    if (this.fallback)
+      (this.host as Partial<FallbackHost>).onSlice?.(() => {
+        for (const fn of this.sliceHooks) fn();
+      });
     this.startedAt = performance.now();
     this.lastTick = this.startedAt;
     this.budgetNs = 0;

@@ -10,6 +10,12 @@
  *   epoch, so nothing writes those regions while it reads Paused. The copy is checked like a
  *   seqlock: the status must read Paused and the epoch counter the same value before and after
  *   the copy, else the copy is dropped (a stale Paused seen just as the run was released).
+ * - `captureAtBoundary()` is the fallback's way in (no SharedArrayBuffer, LiveRun.fallback):
+ *   there the views are a mirror that only this thread writes, by copying the worker's state
+ *   after each slice (workers/fallback-host.ts), and every slice ends at an epoch boundary
+ *   (CooperativeRun.slice). Called right after such a copy (LiveRun.onSliceApplied), it takes
+ *   the mirror as it is, whatever its status word says, with the same rules as `capture`
+ *   (first epoch at its time, budget and thinning, wall-time share).
  * - A snapshot is tagged with its epoch and simulated time (ps). It is kept only when its epoch
  *   is the first to reach that time (an epoch of zero length repeats a boundary time; a run
  *   stopped at that time stops after the first), so "the state at time T" is one state.
@@ -184,6 +190,8 @@ export class Recorder {
   private minGap = 1;
   private lastLiveEpoch = 0;
   private nextCaptureMs = -Infinity;
+  /** The simulated time read by the last `begin` (its snapshot's). */
+  private beginTimePs = 0;
   private readonly clock: () => number;
   /** Bumped whenever the set of snapshots changes. */
   version = 0;
@@ -219,24 +227,51 @@ export class Recorder {
     const v = this.live;
     if (Atomics.load(v.ctl, CTL.status) !== STATUS_PAUSED) return false;
     const epoch = Atomics.load(v.ctl, CTL.epoch);
-    if (epoch <= this.lastLiveEpoch || epoch - this.lastLiveEpoch < this.minGap) return false;
-    const timePs = v.ctlF[CTLF.simTimePs]!;
-    // an epoch that repeats the previous boundary's time is not "the state at that time"
-    if (epoch >= 2 && epoch - 2 < EPOCH_LOG_CAP && v.epochLog[epoch - 2] === timePs) return false;
-    if (this.find(epoch) >= 0) return false;
-    const t0 = this.clock();
-    if (t0 < this.nextCaptureMs) return false;
-    const slot = this.takeSlot();
-    this.copyIn(v, slot);
-    const t1 = this.clock();
-    this.nextCaptureMs = t1 + ((t1 - t0) * (1 - CAPTURE_SHARE)) / CAPTURE_SHARE;
+    const slot = this.begin(epoch);
+    if (slot < 0) return false;
     if (Atomics.load(v.ctl, CTL.status) !== STATUS_PAUSED || Atomics.load(v.ctl, CTL.epoch) !== epoch) {
       this.free.push(slot); // released while copying: not a boundary state
       return false;
     }
-    this.lastLiveEpoch = epoch;
-    this.insert({ epoch, timePs, source: 'live', slot });
+    this.commit(epoch, slot);
     return true;
+  }
+
+  /**
+   * Takes a snapshot of the live views as they are, which the caller vouches are still and at
+   * an epoch boundary: the fallback's mirror right after a slice's copy was applied (nothing
+   * else writes it; LiveRun.onSliceApplied). Same rules as `capture` otherwise. Returns true
+   * when it took one.
+   */
+  captureAtBoundary(): boolean {
+    const epoch = this.live.ctl[CTL.epoch]!;
+    const slot = this.begin(epoch);
+    if (slot < 0) return false;
+    this.commit(epoch, slot);
+    return true;
+  }
+
+  /** The capture rules for the live views at `epoch`; copies them into a slot (returned), or -1 when not taken. */
+  private begin(epoch: number): number {
+    const v = this.live;
+    if (epoch <= 0 || epoch <= this.lastLiveEpoch || epoch - this.lastLiveEpoch < this.minGap) return -1;
+    const timePs = v.ctlF[CTLF.simTimePs]!;
+    // an epoch that repeats the previous boundary's time is not "the state at that time"
+    if (epoch >= 2 && epoch - 2 < EPOCH_LOG_CAP && v.epochLog[epoch - 2] === timePs) return -1;
+    if (this.find(epoch) >= 0) return -1;
+    const t0 = this.clock();
+    if (t0 < this.nextCaptureMs) return -1;
+    const slot = this.takeSlot();
+    this.copyIn(v, slot);
+    const t1 = this.clock();
+    this.nextCaptureMs = t1 + ((t1 - t0) * (1 - CAPTURE_SHARE)) / CAPTURE_SHARE;
+    this.beginTimePs = timePs;
+    return slot;
+  }
+
+  private commit(epoch: number, slot: number): void {
+    this.lastLiveEpoch = epoch;
+    this.insert({ epoch, timePs: this.beginTimePs, source: 'live', slot });
   }
 
   /**

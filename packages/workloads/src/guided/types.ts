@@ -68,7 +68,7 @@ export interface GuidedExperiment {
   speedNsPerS?: number;
   /** the paper's values beside the lab's */
   paper?: PaperValues;
-  /** how the entry shows in an embed (the web lab's `?embed=<id>`); default: the chip view, the first swept parameter as its control */
+  /** how the entry shows in an embed (the web lab's `?embed=<id>`); default: a sweep's chart (entries of several runs) or the chip view (one run), the first swept parameter as its control */
   embed?: EmbedHint;
 }
 
