@@ -12,6 +12,7 @@ import { workloads } from '@manycore/workloads';
 import { nodeHost } from '@manycore/workers/node-host';
 import { browserPacerHost } from './frame-pacer';
 import { LiveRun } from './live-run';
+import { fakeFrames } from './fake-frames.test-helper';
 
 const workerUrl = new URL('../../../../packages/cli/dist/worker.mjs', import.meta.url);
 const EXPERIMENT: ExperimentInput = {
@@ -20,21 +21,6 @@ const EXPERIMENT: ExperimentInput = {
   workload: { name: 'l1-stream', params: { cores: 16, loads: 3000, bufferBytes: 65536, strideBytes: 32 } },
 };
 const REQUEST_PAUSE = 1;
-
-/** Animation frames every `ms` (what requestAnimationFrame does in a page). */
-function fakeFrames(ms: number) {
-  const cbs = new Set<(now: number) => void>();
-  const timer = setInterval(() => {
-    for (const cb of [...cbs]) cb(performance.now());
-  }, ms);
-  return {
-    add(cb: (now: number) => void) {
-      cbs.add(cb);
-      return () => void cbs.delete(cb);
-    },
-    stop: () => clearInterval(timer),
-  };
-}
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

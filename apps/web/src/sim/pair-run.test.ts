@@ -14,6 +14,7 @@ import { nodeHost } from '@manycore/workers/node-host';
 import { browserPacerHost } from './frame-pacer';
 import { overlayLines, PairRun, PairStopped, pairHostCpus, progressLabel, samplesChanged, sumInto } from './pair-run';
 import { SeriesColumns } from './telemetry';
+import { fakeFrames } from './fake-frames.test-helper';
 
 describe('pair-run, pure parts', () => {
   it('splits the host CPUs between the runs that go at once', () => {
@@ -110,20 +111,6 @@ const BASE: ExperimentInput = {
 };
 /** The same experiment forked: tile 0 at divisor 16 from 2 µs on. */
 const FORK: ExperimentInput = { ...BASE, timeline: [{ kind: 'tile-divisor', atNs: 2000, tile: 0, divisor: 16 }] } as ExperimentInput;
-
-function fakeFrames(ms: number) {
-  const cbs = new Set<(now: number) => void>();
-  const timer = setInterval(() => {
-    for (const cb of [...cbs]) cb(performance.now());
-  }, ms);
-  return {
-    add(cb: (now: number) => void) {
-      cbs.add(cb);
-      return () => void cbs.delete(cb);
-    },
-    stop: () => clearInterval(timer),
-  };
-}
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

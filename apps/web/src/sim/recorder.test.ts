@@ -16,6 +16,7 @@ import { browserPacerHost } from './frame-pacer';
 import { LiveRun } from './live-run';
 import { readBoundaries, Recorder, scratchViews, snapshotBytes } from './recorder';
 import { replayTo, stoppedAt } from './replay';
+import { fakeFrames } from './fake-frames.test-helper';
 
 const workerUrl = new URL('../../../../packages/cli/dist/worker.mjs', import.meta.url);
 // messages between cores (matrix, received totals), MPB traffic and DRAM: 4 pairs of RCCE shifts
@@ -26,21 +27,6 @@ const EXPERIMENT: Experiment = parseExperiment({
   quantumNs: 500,
   sampleIntervalNs: 2000,
 });
-
-/** Animation frames every `ms` (what requestAnimationFrame does in a page). */
-function fakeFrames(ms: number) {
-  const cbs = new Set<(now: number) => void>();
-  const timer = setInterval(() => {
-    for (const cb of [...cbs]) cb(performance.now());
-  }, ms);
-  return {
-    add(cb: (now: number) => void) {
-      cbs.add(cb);
-      return () => void cbs.delete(cb);
-    },
-    stop: () => clearInterval(timer),
-  };
-}
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
