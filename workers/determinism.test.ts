@@ -128,7 +128,7 @@ describe('the CLI refuses bad input clearly and writes nothing', () => {
   };
   const out = join(dir, 'r.json');
   it.each([
-    [['run', '--preset', 'nope', '--workload', 'memtest', '--out', out], /chip\.preset: unknown preset "nope" \(known: scc, mesh, tile64\)/],
+    [['run', '--preset', 'nope', '--workload', 'memtest', '--out', out], /chip\.preset: unknown preset "nope" \(known: scc, mesh, tile64, cluster-1999\)/],
     [['run', '--workload', 'memtest', '--chip', 'caches.l1d.sizeBytes=-16', '--out', out], /chip\.caches\.l1d\.sizeBytes: more than 0 bytes/],
     [['run', '--workload', 'stale-read', '--param', 'reader=48', '--out', out], /workload\.params \(stale-read\): reader=48 but this chip has 48 cores \(0\.\.47\)/],
     [['run', '--workload', 'memtest', '--param', 'accesses=-1', '--out', out], /workload\.params \(memtest\)\.accesses: at least 1 access/],

@@ -14,6 +14,7 @@ export * from './chips/family';
 export { FAMILIES, PRESETS, chipConfig, familyOf, presetNames, presetOf, resolveChip, resolvePresetChip } from './chips/registry';
 export * from './chips/scc/index';
 export * from './chips/tile64/index';
+export * from './chips/cluster/index';
 export * from './workload';
 export * from './simulation';
 export * from './results';

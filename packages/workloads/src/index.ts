@@ -14,6 +14,7 @@ import { nbodyRing } from './nbody-ring';
 import { concordance } from './concordance';
 import { latencyLadder } from './tile64/latency-ladder';
 import { tileMessages } from './tile64/tile-messages';
+import { clusterRtt } from './cluster-rtt';
 import { sharedCounter } from './shared-counter';
 
 export const workloads: WorkloadRegistry = {
@@ -32,13 +33,14 @@ export const workloads: WorkloadRegistry = {
   [concordance.name]: concordance,
   [latencyLadder.name]: latencyLadder,
   [tileMessages.name]: tileMessages,
+  [clusterRtt.name]: clusterRtt,
   [sharedCounter.name]: sharedCounter,
 };
 
 export { memtest, mpbPingpong, staleRead, l1Stream };
 export { mpiSweep, rccePair, rcceBcast, dvfsKernels, socketPingpong };
 export { pipeline, dramHops, nbodyRing, concordance };
-export { latencyLadder, tileMessages };
+export { latencyLadder, tileMessages, clusterRtt };
 export { sharedCounter };
 export { stageCores, stageHops, stageBuffers, type PipelineMode, type PipelineOrder, type PipelinePlacement } from './pipeline/plan';
 export * from './placement';

@@ -9,16 +9,19 @@ import { ExperimentError, formatIssues, issueFields } from '../experiment';
 import type { AnyChipFamily, ChipPreset } from './family';
 import { sccFamily, sccPresets } from './scc/index';
 import { tile64Family, tile64Presets } from './tile64/index';
+import { clusterFamily, clusterPresets } from './cluster/index';
 
 export const FAMILIES: Record<string, AnyChipFamily> = {
   [sccFamily.name]: sccFamily,
   [tile64Family.name]: tile64Family,
+  [clusterFamily.name]: clusterFamily,
 };
 
 /** Every family's presets by name (a family's index.ts lists its own, with sources). */
 export const PRESETS: Record<string, ChipPreset> = {
   ...sccPresets,
   ...tile64Presets,
+  ...clusterPresets,
 };
 
 export function presetNames(): string[] {

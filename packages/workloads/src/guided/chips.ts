@@ -1,7 +1,8 @@
-/** Other chips: the TILE64 preset and SCC tiles on meshes of up to 1024 cores. */
+/** Other chips: the TILE64 preset, the 1999 cluster and SCC tiles on meshes of up to 1024 cores. */
 import { exp, type GuidedExperiment } from './types';
 
 const TILE64 = { preset: 'tile64' };
+const CLUSTER = { preset: 'cluster-1999' };
 const mesh = (width: number, height: number) => ({ preset: 'mesh', overrides: { mesh: { width, height } } });
 
 export const otherChips: GuidedExperiment[] = [
@@ -31,6 +32,21 @@ export const otherChips: GuidedExperiment[] = [
     ],
     experiments: [exp('tile-messages', { rounds: 3 }, TILE64)],
     chart: { x: 'words', y: 'cycles', series: ['method', 'hops'] },
+  },
+  {
+    id: 'cluster-rtt',
+    title: 'A 1999 cluster: round trip, lock and barrier over UDP',
+    summary: "Paper 004's 32 Pentium II PCs on switched 100 Mbps Ethernet: a 1-byte ping-pong, a TreadMarks lock acquire through its manager (granted by the manager, or forwarded to the last holder) and a barrier of 4 to 32 nodes through a barrier manager.",
+    source: 'paper 004 line 308; ../shared/reference/dsm.md section 1',
+    whatToLookFor: [
+      'Software, not the wire, dominates: each message costs about 31 us of CPU to send and 26-31 us to receive, while a minimum frame takes 6.7 us on each of its two links.',
+      'A forwarded lock costs one message more than one the manager grants: the paper\'s 178-272 us range.',
+      'The barrier grows linearly with the nodes: the manager receives every arrival and sends every departure, one after another (the lab is above the paper\'s 1,333 us at 32).',
+    ],
+    experiments: [4, 8, 16, 32].map((processors) => exp('cluster-rtt', { processors }, CLUSTER)),
+    sweep: { param: 'processors', values: [4, 8, 16, 32] },
+    chart: { x: 'processors', y: 'timeNs', series: 'measurement' },
+    paper: { source: 'paper 004 line 308', rowField: 'paperNs', note: 'The paper gives the lock as a range (178-272 us) and the barrier at 32 processors only.' },
   },
   {
     id: 'mesh-memtest-128',

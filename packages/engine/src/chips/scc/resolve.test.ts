@@ -50,7 +50,7 @@ describe('chip validation', () => {
     expect(() => chipConfig('scc', { memory: { controllers: [{ x: 9, y: 0 }] } })).toThrow(/memory controller 0 at \(9,0\) is outside the 6x4 mesh/);
     expect(() => chipConfig('scc', { caches: { l2: { sizeBytes: 100000 } } })).toThrow(/cache l2: sizeBytes \/ \(ways x lineBytes\) must be a power of two/);
     expect(() => chipConfig('scc', { clocks: { divisor: 1 } })).toThrow(/chip\.clocks\.divisor/);
-    expect(() => chipConfig('nope')).toThrow(/unknown preset "nope" \(known: scc, mesh, tile64\)/);
+    expect(() => chipConfig('nope')).toThrow(/unknown preset "nope" \(known: scc, mesh, tile64, cluster-1999\)/);
   });
 
   it('accepts overrides and keeps everything else from the preset', () => {

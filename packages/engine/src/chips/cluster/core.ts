@@ -1,0 +1,294 @@
+/**
+ * The cluster family's core (ClusterCore): one PC of a cluster, as a workload's program sees it.
+ *
+ * Contract
+ * - Memory: only the node's own private memory, privateBase..privateBase + privateBytes; any
+ *   other address is an error naming the node and the address (no shared memory on a cluster).
+ *   Caches (tags; values always come from memory as this core sees it, exact here since no
+ *   other core can write it): L1 and L2 write-back with write-allocate; an L1 miss that hits
+ *   L2 costs l2 hitCycles, an L2 miss memory.accessCycles (latency only: the node's memory
+ *   serves one core, so no transaction is recorded for the weave).
+ * - Messages (UDP datagrams over a switch, one Ethernet frame each):
+ *   send(to, payload, sizeBytes): the sender's CPU runs sendOverheadCycles + sendPerByteCycles x
+ *     bytes (system call, UDP/IP, driver); the frame (max(frame overhead + IP/UDP headers +
+ *     payload, minimum frame) + preamble and gap, in byte times) then serialises on the
+ *     sender's link at linkMbps, after the frames it sent before (the uplink's busy-until time,
+ *     private to the sender: exact); the switch forwards it switchLatencyNs after receiving it
+ *     whole (store-and-forward) and it serialises again on the receiver's link. The data travel
+ *     as memory writes into the receiver's slot for this sender (a header line: sequence, size,
+ *     time the switch starts forwarding; then the payload), visible when the frame would arrive
+ *     on an idle link. send returns after the CPU part (the NIC sends on its own).
+ *   receive(from, out): blocks until the next message from `from` is there; the receiver's link
+ *     is a FIFO in the order this node takes its messages (its busy-until time is private to the
+ *     receiver, so deterministic): a frame whose link time overlaps the previous frame's waits
+ *     for it. Then the CPU runs receiveOverheadCycles + receivePerByteCycles x bytes (interrupt,
+ *     UDP/IP input, system call), plus receiveWakeupCycles when the process slept waiting (the
+ *     message was not there yet when receive was called), and the payload is copied to `out`.
+ *   At most slotsPerPair messages from one sender may wait unreceived at one receiver; one more
+ *   overwrites the oldest, which the receiver detects and reports as an error.
+ * - Instructions: one per load or store; send and receive software overheads retire one per
+ *   cycle (compute's default); waiting for a message retires none (the process sleeps).
+ * Units: time in ps, sizes in bytes. Loads and stores are called on every access: no allocation.
+ */
+import { Cache, FLAG_DIRTY } from '../../cache';
+import { CoreBase, FULL_MASK, SimulationError } from '../../core';
+import type { Views } from '../../layout';
+import { valueAt } from '../../memory';
+import { C, LINE_BYTES, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, dramLineId, type Sim } from '../../vocabulary';
+import type { WaitOn } from '../../wait-for';
+import type { ClusterChip } from './resolve';
+
+export class ClusterCore extends CoreBase {
+  declare readonly chip: ClusterChip;
+  readonly l1: Cache;
+  readonly l2: Cache;
+  private readonly l1Shift: number;
+  private readonly l2Shift: number;
+  private readonly memBase: number; // this node's memory in the line space, bytes
+  private readonly sendSeq: Int32Array; // per destination node
+  private readonly recvSeq: Int32Array; // per source node
+  private readonly line32 = new Uint32Array(8);
+  private readonly line = new Uint8Array(this.line32.buffer);
+  private readonly lineDv = new DataView(this.line32.buffer);
+  private readonly val = new Uint8Array(8);
+  private readonly valDv = new DataView(this.val.buffer);
+  private readonly waitOn: WaitOn = { core: 0, what: 'sent flag' };
+  private tPaddr = -0;
+  /** The sender's link to the switch is busy until this time, ps. */
+  uplinkFreePs = -0;
+  /** The switch's link to this node is busy until this time, ps. */
+  downlinkFreePs = -0;
+  /** Frame time of the last message received, and how long it waited for the receiver's link, ps. */
+  lastWireWaitPs = -0;
+
+  constructor(id: number, chip: ClusterChip, views: Views, seed: number) {
+    super(id, chip, views, seed);
+    const L = views.layout;
+    this.l1 = new Cache(views.state, L.off.l1 + id * L.l1Stride, chip.l1d.sets, chip.l1d.ways);
+    this.l2 = new Cache(views.state, L.off.l2 + id * L.l2Stride, chip.l2!.sets, chip.l2!.ways);
+    this.l1.reset();
+    this.l2.reset();
+    this.l1Shift = chip.l1LineShift;
+    this.l2Shift = chip.l2LineShift;
+    this.memBase = id * chip.privateBytes;
+    this.sendSeq = new Int32Array(chip.nodes);
+    this.recvSeq = new Int32Array(chip.nodes);
+  }
+
+  // ---------------------------------------------------------------- addresses
+
+  get privateBase(): number {
+    return this.chip.privateBase;
+  }
+  get privateBytes(): number {
+    return this.chip.privateBytes;
+  }
+  /** Nodes of the cluster. */
+  get nodes(): number {
+    return this.chip.nodes;
+  }
+
+  private translate(addr: number): void {
+    const off = addr - this.chip.privateBase;
+    if (off < 0 || off >= this.chip.privateBytes)
+      throw new SimulationError(
+        `node ${this.id}: address 0x${(addr >>> 0).toString(16)} is outside its private memory (0x${this.chip.privateBase.toString(16)}..0x${(this.chip.privateBase + this.chip.privateBytes - 1).toString(16)}); a cluster has no shared memory: send a message`,
+      );
+    this.tPaddr = this.memBase + off;
+  }
+
+  // ---------------------------------------------------------------- the hierarchy
+
+  private access(write: boolean): void {
+    const c = this.c;
+    const cb = this.cb;
+    const k1 = Math.floor(this.tPaddr / (1 << this.l1Shift));
+    let s1 = this.l1.lookup(k1);
+    if (s1 >= 0) {
+      c[cb + C.l1Hits] += 1;
+      this.busyCycles(this.chip.l1d.hitCycles);
+    } else {
+      c[cb + C.l1Misses] += 1;
+      const k2 = Math.floor(this.tPaddr / (1 << this.l2Shift));
+      let s2 = this.l2.lookup(k2);
+      if (s2 >= 0) {
+        c[cb + C.l2Hits] += 1;
+        const ps = this.chip.l2!.hitCycles * this.period;
+        this.now += ps;
+        this.stall(STALL_L1_MISS, ps);
+      } else {
+        c[cb + C.l2Misses] += 1;
+        c[cb + C.dramReads] += 1;
+        this.issue(this.chip.memoryAccessCycles * this.period, STALL_L2_MISS);
+        this.fence(); // the word is used: the core waits for it
+        s2 = this.l2.victim(k2);
+        if (this.l2.tags[s2] !== -1 && this.l2.flags[s2]! & FLAG_DIRTY) c[cb + C.dramWrites] += 1; // written back by the bus, off the core's path (model)
+        this.l2.fillTag(s2, k2, 0);
+      }
+      s1 = this.l1.victim(k1);
+      if (this.l1.tags[s1] !== -1 && this.l1.flags[s1]! & FLAG_DIRTY) {
+        // the victim's data go to its L2 line, which stays dirty
+        const v2 = this.l2.probe(this.l1.tags[s1]! >> (this.l2Shift - this.l1Shift));
+        if (v2 >= 0) this.l2.flags[v2]! |= FLAG_DIRTY;
+      }
+      this.l1.fillTag(s1, k1, 0);
+    }
+    if (write) this.l1.flags[s1]! |= FLAG_DIRTY;
+  }
+
+  private lineId(paddr: number): number {
+    return dramLineId(0, paddr - (paddr % LINE_BYTES));
+  }
+
+  private loadAt(addr: number, size: number): number {
+    this.checkAlign(addr, size);
+    this.c[this.cb + C.loads] += 1;
+    this.retire(1);
+    this.translate(addr);
+    this.access(false);
+    this.readMemLine(this.lineId(this.tPaddr), this.line32, 0);
+    return this.tPaddr & (LINE_BYTES - 1);
+  }
+
+  load8(addr: number): number {
+    return this.line[this.loadAt(addr, 1)]!;
+  }
+  load32(addr: number): number {
+    return valueAt(this.line, this.loadAt(addr, 4), 4);
+  }
+  loadF64(addr: number): number {
+    return valueAt(this.line, this.loadAt(addr, 8), 8);
+  }
+
+  private storeAt(addr: number, size: number): void {
+    this.checkAlign(addr, size);
+    this.c[this.cb + C.stores] += 1;
+    this.retire(1);
+    this.translate(addr);
+    this.access(true);
+    const off = this.tPaddr & (LINE_BYTES - 1);
+    this.line.fill(0);
+    for (let i = 0; i < size; i++) this.line[off + i] = this.val[i]!;
+    this.appendWrite(this.lineId(this.tPaddr), (size === 8 ? 0xff : (1 << size) - 1) << off, this.line, this.line32, 0, this.now);
+  }
+
+  store8(addr: number, value: number): void {
+    this.val[0] = value;
+    this.storeAt(addr, 1);
+  }
+  store32(addr: number, value: number): void {
+    this.valDv.setUint32(0, value >>> 0, true);
+    this.storeAt(addr, 4);
+  }
+  storeF64(addr: number, value: number): void {
+    this.valDv.setFloat64(0, value, true);
+    this.storeAt(addr, 8);
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  /** Byte times one message of `bytes` payload takes on a link (frame, padding, preamble, gap). */
+  wireBytes(bytes: number): number {
+    const n = this.chip.config.network;
+    return Math.max(n.frameOverheadBytes + n.headerBytes + bytes, n.minFrameBytes) + n.gapBytes;
+  }
+
+  private slotOffset(dst: number, src: number, seq: number): number {
+    const chip = this.chip;
+    return chip.slotBase + ((dst * chip.nodes + src) * chip.slotsPerPair + ((seq - 1) % chip.slotsPerPair)) * chip.slotBytes;
+  }
+
+  private checkNode(node: number, what: string): void {
+    if (!Number.isInteger(node) || node < 0 || node >= this.chip.nodes)
+      throw new SimulationError(`node ${this.id}: ${what} node ${node} does not exist (0..${this.chip.nodes - 1})`);
+    if (node === this.id) throw new SimulationError(`node ${this.id}: ${what} itself; a message goes to another node`);
+  }
+
+  /**
+   * Sends `sizeBytes` (default payload.length) bytes of `payload` to node `to` as one UDP
+   * datagram. Returns after the sender's CPU time; the frame travels on its own.
+   */
+  send(to: number, payload: Uint8Array, sizeBytes: number = payload.length): void {
+    const chip = this.chip;
+    const net = chip.config.network;
+    this.checkNode(to, 'sends to');
+    if (!Number.isInteger(sizeBytes) || sizeBytes < 1 || sizeBytes > net.maxPayloadBytes || sizeBytes > payload.length)
+      throw new SimulationError(`node ${this.id}: a message carries 1..${net.maxPayloadBytes} bytes (network.maxPayloadBytes) from its payload of ${payload.length}, got ${sizeBytes}`);
+    this.compute(net.sendOverheadCycles + Math.round(net.sendPerByteCycles * sizeBytes));
+    const serPs = this.wireBytes(sizeBytes) * chip.bytePs;
+    const start = Math.max(this.now, this.uplinkFreePs);
+    this.uplinkFreePs = start + serPs;
+    const switchOutPs = start + serPs + chip.switchLatencyPs;
+    const arrivalPs = switchOutPs + serPs;
+    const seq = ++this.sendSeq[to]!;
+    const base = this.slotOffset(to, this.id, seq);
+    const l32 = this.line32;
+    for (let off = 0; off < sizeBytes; off += LINE_BYTES) {
+      l32.fill(0);
+      const n = Math.min(LINE_BYTES, sizeBytes - off);
+      for (let i = 0; i < n; i++) this.line[i] = payload[off + i]!;
+      this.appendWrite(dramLineId(0, base + LINE_BYTES + off), FULL_MASK, this.line, l32, 0, arrivalPs);
+    }
+    // the header last (the same visible time; later in the write order): a receiver that sees it sees the payload
+    l32.fill(0);
+    l32[0] = seq;
+    l32[1] = sizeBytes;
+    this.lineDv.setFloat64(8, switchOutPs, true);
+    this.appendWrite(dramLineId(0, base), FULL_MASK, this.line, l32, 0, arrivalPs);
+    this.countMessage(to);
+    this.c[this.cb + C.bytesSent] += sizeBytes;
+  }
+
+  /**
+   * Receives the next message from node `from` into `out` (its first out.length bytes, if
+   * given); returns the message's size in bytes.
+   */
+  *receive(from: number, out?: Uint8Array): Sim<number> {
+    const chip = this.chip;
+    const net = chip.config.network;
+    this.checkNode(from, 'receives from');
+    const expect = this.recvSeq[from]! + 1;
+    const base = this.slotOffset(this.id, from, expect);
+    const head = dramLineId(0, base);
+    this.prepareBlock();
+    const calledPs = this.now;
+    this.waitOn.core = from;
+    yield* this.waitLine(head, 0, 4, '>=', expect, 0, STALL_NETWORK, 0, this.waitOn);
+    this.readMemLine(head, this.line32, 0);
+    const seq = this.line32[0]!;
+    if (seq !== expect)
+      throw new SimulationError(
+        `node ${this.id}: node ${from} sent message ${seq} before this node received message ${expect}: more than network.slotsPerPair (${chip.slotsPerPair}) messages waiting from one sender`,
+      );
+    const bytes = this.line32[1]!;
+    const switchOutPs = this.lineDv.getFloat64(8, true);
+    this.recvSeq[from] = expect;
+    // the receiver's link: a FIFO in the order this node takes its messages
+    const serPs = this.wireBytes(bytes) * chip.bytePs;
+    const start = Math.max(switchOutPs, this.downlinkFreePs);
+    const delivered = start + serPs;
+    this.downlinkFreePs = delivered;
+    this.lastWireWaitPs = start - switchOutPs;
+    if (delivered > this.now) {
+      this.stall(STALL_NETWORK, delivered - this.now);
+      this.now = delivered;
+    }
+    // a process that slept for the message is woken and scheduled again; one that finds it queued is not
+    const slept = this.now > calledPs;
+    this.compute(net.receiveOverheadCycles + (slept ? net.receiveWakeupCycles : 0) + Math.round(net.receivePerByteCycles * bytes));
+    if (out) {
+      const n = Math.min(out.length, bytes);
+      for (let off = 0; off < n; off += LINE_BYTES) {
+        this.readMemLine(dramLineId(0, base + LINE_BYTES + off), this.line32, 0);
+        for (let i = 0; i < LINE_BYTES && off + i < n; i++) out[off + i] = this.line[i]!;
+      }
+    }
+    this.c[this.cb + C.messagesReceived] += 1;
+    this.c[this.cb + C.bytesReceived] += bytes;
+    return bytes;
+  }
+
+  protected cacheLines(level: 1 | 2): number {
+    return level === 1 ? this.l1.valid : this.l2.valid;
+  }
+}
