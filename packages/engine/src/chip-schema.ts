@@ -17,6 +17,14 @@ export const CacheSchema = z.strictObject({
   allocateOnWrite: z.boolean().describe('false on the SCC: a store miss goes straight to memory'),
 });
 
+/** A cache that keeps tags only (TILE64, cluster nodes): geometry and hit latency. */
+export const TagCacheSchema = z.strictObject({
+  sizeBytes: positiveInt.describe('capacity in bytes'),
+  ways: positiveInt.describe('associativity'),
+  lineBytes: positiveInt.refine((n) => (n & (n - 1)) === 0, 'a power of two').describe('line size in bytes'),
+  hitCycles: nonNegInt.describe('hit latency in core cycles'),
+});
+
 export const VfPointSchema = z.strictObject({
   divisor: z.number().int().min(2).max(16),
   freqMHz: z.number().positive(),

@@ -5,18 +5,11 @@
  * rules name the component; unknown keys are rejected.
  */
 import { z } from 'zod';
-import { PowerSchema } from '../../chip-schema';
+import { PowerSchema, TagCacheSchema } from '../../chip-schema';
 
 const positiveInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
 const pow2 = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
-
-const TagCacheSchema = z.strictObject({
-  sizeBytes: positiveInt.describe('capacity in bytes'),
-  ways: positiveInt.describe('associativity'),
-  lineBytes: positiveInt.refine(pow2, 'a power of two').describe('line size in bytes'),
-  hitCycles: nonNegInt.describe('hit latency in core cycles'),
-});
 
 export const ClusterChipSchema = z
   .strictObject({

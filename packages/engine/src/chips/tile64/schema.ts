@@ -6,18 +6,11 @@
  * component; unknown keys are rejected.
  */
 import { z } from 'zod';
-import { DramSchema, PowerSchema, VfPointSchema, checkDramClock } from '../../chip-schema';
+import { DramSchema, PowerSchema, TagCacheSchema, VfPointSchema, checkDramClock } from '../../chip-schema';
 
 const positiveInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
 const pow2 = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
-
-const TagCacheSchema = z.strictObject({
-  sizeBytes: positiveInt.describe('capacity in bytes'),
-  ways: positiveInt.describe('associativity'),
-  lineBytes: positiveInt.refine(pow2, 'a power of two').describe('line size in bytes'),
-  hitCycles: nonNegInt.describe('hit latency in core cycles'),
-});
 
 export const Tile64ChipSchema = z
   .strictObject({
