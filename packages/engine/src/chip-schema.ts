@@ -5,8 +5,10 @@
  */
 import { z } from 'zod';
 
-const positiveInt = z.number().int().positive();
-const nonNegInt = z.number().int().nonnegative();
+/** Field types every family's schema uses. */
+export const positiveInt = z.number().int().positive();
+export const nonNegInt = z.number().int().nonnegative();
+export const isPowerOfTwo = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
 
 export const CacheSchema = z.strictObject({
   sizeBytes: positiveInt.describe('capacity in bytes'),
@@ -21,7 +23,7 @@ export const CacheSchema = z.strictObject({
 export const TagCacheSchema = z.strictObject({
   sizeBytes: positiveInt.describe('capacity in bytes'),
   ways: positiveInt.describe('associativity'),
-  lineBytes: positiveInt.refine((n) => (n & (n - 1)) === 0, 'a power of two').describe('line size in bytes'),
+  lineBytes: positiveInt.refine(isPowerOfTwo, 'a power of two').describe('line size in bytes'),
   hitCycles: nonNegInt.describe('hit latency in core cycles'),
 });
 
@@ -44,7 +46,6 @@ export const PowerSchema = z.strictObject({
   uncoreStaticW: z.number().nonnegative().describe('memory controllers, I/O and other uncontrollable power, watts'),
 });
 
-const pow2 = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
 
 /**
  * A memory controller's DRAM (dram/ddr.ts): 'ddr' models banks with open rows and a data bus
@@ -56,9 +57,9 @@ export const DramSchema = z
   .strictObject({
     model: z.enum(['ddr', 'fixed']).describe("'ddr': banks, open rows, bus (JEDEC timings); 'fixed': serviceMemCycles per transaction"),
     serviceMemCycles: positiveInt.describe("'fixed' model only: controller occupancy per transaction, memory cycles"),
-    banks: positiveInt.max(64).refine(pow2, 'a power of two').describe('banks per controller (one rank; 8 for DDR3 and 1 Gb+ DDR2)'),
-    rowBytes: positiveInt.min(32).max(1 << 20).refine(pow2, 'a power of two').describe('row (page) size of the rank, bytes'),
-    busBytes: positiveInt.max(64).refine(pow2, 'a power of two').describe('data bus width, bytes per beat (8: a 64-bit channel)'),
+    banks: positiveInt.max(64).refine(isPowerOfTwo, 'a power of two').describe('banks per controller (one rank; 8 for DDR3 and 1 Gb+ DDR2)'),
+    rowBytes: positiveInt.min(32).max(1 << 20).refine(isPowerOfTwo, 'a power of two').describe('row (page) size of the rank, bytes'),
+    busBytes: positiveInt.max(64).refine(isPowerOfTwo, 'a power of two').describe('data bus width, bytes per beat (8: a 64-bit channel)'),
     mapping: z.enum(['row:bank:column', 'row:bank-xor:column']).describe('system address -> bank, row, column (dram/ddr.ts)'),
     tCkNs: z.number().positive().describe('clock period tCK, ns (two data beats per tCK)'),
     clNs: z.number().nonnegative().describe('CAS latency CL x tCK (tAA), ns'),

@@ -407,15 +407,10 @@ export class Committer {
     return describeDeadlock(this.v, this.settings.participants);
   }
 
-  /** Received totals per core (receivedTotals below), at samples and at the end. */
-  private receivedTotals(): void {
-    receivedTotals(this.v);
-  }
-
   /** Appends a telemetry sample for the interval since the previous one. */
   sample(atPs: number): void {
     const { chip, v } = this;
-    this.receivedTotals();
+    receivedTotals(this.v);
     const L = v.layout;
     let n = v.ctl[CTL.seriesCount]!;
     if (n >= SERIES_CAP) {
@@ -455,7 +450,7 @@ export class Committer {
 
   private finalSample(atPs: number): void {
     if (atPs > this.v.ctlF[CTLF.lastSamplePs]!) this.sample(atPs);
-    this.receivedTotals();
+    receivedTotals(this.v);
   }
 }
 

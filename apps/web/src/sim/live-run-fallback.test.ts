@@ -9,8 +9,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Simulation, type ExperimentInput } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
-import { inThreadFallbackHost } from '@manycore/workers/fallback-runner';
-import { LiveRun } from './live-run';
+import type { LiveRun } from './live-run';
+import { fallbackLiveRun } from './fallback-run.test-helper';
 
 const EXPERIMENT: ExperimentInput = {
   version: 1,
@@ -24,16 +24,7 @@ afterEach(() => {
 });
 
 function fallbackRun(speedNsPerS = Infinity): LiveRun {
-  const r = new LiveRun(EXPERIMENT as never, {
-    coresPerWorker: 8,
-    host: () => {
-      throw new Error('the fallback must not start the shared-memory host');
-    },
-    fallback: true,
-    fallbackHost: () => inThreadFallbackHost(workloads),
-    registry: workloads,
-    speedNsPerS,
-  });
+  const r = fallbackLiveRun(EXPERIMENT, speedNsPerS);
   runs.push(r);
   return r;
 }

@@ -10,45 +10,24 @@
  * a small budget thins the recording and says so; the run's digest is unchanged.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildResults, CTL, parseExperiment, Simulation, type Experiment, type PreparedRun, type Results, type Views } from '@manycore/engine';
+import { CTL, Simulation } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
-import { inThreadFallbackHost } from '@manycore/workers/fallback-runner';
+import { fallbackLiveRun } from './fallback-run.test-helper';
 import { LiveRun } from './live-run';
 import { readBoundaries, Recorder, scratchViews, snapshotBytes } from './recorder';
 import { stoppedAt } from './replay';
+import { expectRecordingExact, SCRUB_EXPERIMENT, simulatedOf } from './recorder.test-helper';
 
-// messages between cores (matrix, received totals), MPB traffic and DRAM: 4 pairs of RCCE shifts
-const EXPERIMENT: Experiment = parseExperiment({
-  version: 2,
-  chip: { preset: 'scc', overrides: {} },
-  workload: { name: 'rcce-pair', params: { benchmark: 'shift', pairs: 4, hops: 2, rounds: 30 } },
-  quantumNs: 500,
-  sampleIntervalNs: 2000,
-});
+const EXPERIMENT = SCRUB_EXPERIMENT;
 
 const runs: LiveRun[] = [];
 afterEach(() => {
   for (const r of runs.splice(0)) r.dispose();
 });
 
-/** The simulated part of the results, as a run stopped at the state `v` holds would report it. */
-function simulatedOf(run: PreparedRun, v: Views): Results['simulated'] {
-  const plain = { ...run, workload: { ...run.workload, summarize: undefined, extra: undefined } } as PreparedRun;
-  return buildResults(plain, v, [], { wallMs: 0, workers: 1, coresPerWorker: 1, host: 'snapshot', stopped: true }).simulated;
-}
-
 /** A fallback run with a recorder on its slice hook; `sliceEpochs` lists the epoch of every applied slice copy. */
 async function recordedFallbackRun(recOpts: { budgetBytes?: number }, speedNsPerS = Infinity) {
-  const run = new LiveRun(EXPERIMENT, {
-    coresPerWorker: 8,
-    host: () => {
-      throw new Error('the fallback must not start the shared-memory host');
-    },
-    fallback: true,
-    fallbackHost: () => inThreadFallbackHost(workloads),
-    registry: workloads,
-    speedNsPerS,
-  });
+  const run = fallbackLiveRun(EXPERIMENT, speedNsPerS);
   runs.push(run);
   // clock () => 0: no wall-time spacing, so every boundary the rules allow is taken
   const rec = new Recorder(run.sim.views, { ...recOpts, clock: () => 0 });
@@ -73,35 +52,15 @@ describe('recorder in the fallback mode', () => {
     const { run, rec, results, sliceEpochs, heldTaken } = await recordedFallbackRun({});
     expect(results.digest).toBe(full.digest); // recording never changes the run
     expect(heldTaken).toBe(0); // without the slice hook there would be no snapshot at all
-    // the mirror holds the epoch log: every committed epoch's end, increasing
     const b = readBoundaries(run.sim.views);
-    expect(b.committed).toBe(full.simulated.epochs);
-    for (let i = 1; i < b.timesPs.length; i++) expect(b.timesPs[i]).toBeGreaterThan(b.timesPs[i - 1]!);
     // one snapshot per slice that ended on a new boundary time (epochs repeating a time are skipped)
     const snaps = rec.snapshots();
     const expected = [...new Set(sliceEpochs)].filter((e) => e === 1 || b.epochs.includes(e));
     expect(snaps.map((s) => s.epoch)).toEqual(expected);
     expect(snaps.length).toBeGreaterThan(4);
     expect(snaps.every((s) => s.source === 'live')).toBe(true);
-    for (const s of snaps) {
-      const k = b.epochs.indexOf(s.epoch);
-      expect(k).toBeGreaterThanOrEqual(0);
-      expect(b.timesPs[k]).toBe(s.timePs);
-    }
     expect(rec.notice()).toBeNull();
-    // four snapshots spread over the run against fresh runs stopped at their times
-    const picks = [0, 1, 2, 3].map((i) => snaps[Math.floor((i * (snaps.length - 1)) / 3)]!);
-    const scratch = scratchViews(run.sim.views);
-    for (const s of picks) {
-      expect(rec.restore(s.epoch, scratch)).toBe(true);
-      const stopped = new Simulation(stoppedAt(EXPERIMENT, s.timePs), workloads).runInline();
-      expect(stopped.simulated.epochs).toBe(s.epoch);
-      const mine = simulatedOf(run.sim.run, scratch);
-      expect(mine).toEqual(stopped.simulated);
-      expect(mine.chip.loads).toBeLessThan(full.simulated.chip.loads); // the run moved on after it
-    }
-    rec.restore(picks[picks.length - 1]!.epoch, scratch);
-    expect(simulatedOf(run.sim.run, scratch).cores.some((c) => c.messagesReceived > 0)).toBe(true);
+    expectRecordingExact(run, rec, full); // the epoch log, and four snapshots against fresh runs stopped at their times
   }, 60_000);
 
   it('keeps to its budget in the fallback: thinned, with the notice, every kept snapshot still exact', async () => {

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildResults, CTL, CTLF, EPOCH_LOG_CAP, parseExperiment, Simulation, type Experiment, type PreparedRun, type Results, type Views } from '@manycore/engine';
+import { CTL, CTLF, EPOCH_LOG_CAP, Simulation, type Results } from '@manycore/engine';
 import { workloads } from '@manycore/workloads';
 import { nodeHost } from '@manycore/workers/node-host';
 import { browserPacerHost } from './frame-pacer';
@@ -17,27 +17,15 @@ import { LiveRun } from './live-run';
 import { readBoundaries, Recorder, scratchViews, snapshotBytes } from './recorder';
 import { replayTo, stoppedAt } from './replay';
 import { fakeFrames } from './fake-frames.test-helper';
+import { expectRecordingExact, SCRUB_EXPERIMENT, simulatedOf } from './recorder.test-helper';
 
 const workerUrl = new URL('../../../../packages/cli/dist/worker.mjs', import.meta.url);
-// messages between cores (matrix, received totals), MPB traffic and DRAM: 4 pairs of RCCE shifts
-const EXPERIMENT: Experiment = parseExperiment({
-  version: 2,
-  chip: { preset: 'scc', overrides: {} },
-  workload: { name: 'rcce-pair', params: { benchmark: 'shift', pairs: 4, hops: 2, rounds: 30 } },
-  quantumNs: 500,
-  sampleIntervalNs: 2000,
-});
+const EXPERIMENT = SCRUB_EXPERIMENT;
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
-
-/** The simulated part of the results, as a run stopped at the state `v` holds would report it. */
-function simulatedOf(run: PreparedRun, v: Views): Results['simulated'] {
-  const plain = { ...run, workload: { ...run.workload, summarize: undefined, extra: undefined } } as PreparedRun;
-  return buildResults(plain, v, [], { wallMs: 0, workers: 1, coresPerWorker: 1, host: 'snapshot', stopped: true }).simulated;
-}
 
 /** A paced run on worker threads with a recorder capturing at every boundary it is held at. */
 async function recordedRun(budgetBytes?: number): Promise<{ run: LiveRun; rec: Recorder }> {
@@ -83,32 +71,7 @@ describe('recorder', () => {
     expect(run.results!.digest).toBe(full.digest); // recording never changes the run
     const snaps = rec.snapshots();
     expect(snaps.length).toBeGreaterThan(4);
-    // the epoch log: every committed epoch's end, increasing; each snapshot sits on its first epoch
-    const b = readBoundaries(run.sim.views);
-    expect(b.committed).toBe(full.simulated.epochs);
-    for (let i = 1; i < b.timesPs.length; i++) expect(b.timesPs[i]).toBeGreaterThan(b.timesPs[i - 1]!);
-    for (const s of snaps) {
-      const k = b.epochs.indexOf(s.epoch);
-      expect(k).toBeGreaterThanOrEqual(0);
-      expect(b.timesPs[k]).toBe(s.timePs);
-    }
-    // compare four snapshots spread over the run with runs stopped at their times
-    const picks = [0, 1, 2, 3].map((i) => snaps[Math.floor((i * (snaps.length - 1)) / 3)]!);
-    const scratch = scratchViews(run.sim.views);
-    for (const s of picks) {
-      expect(rec.restore(s.epoch, scratch)).toBe(true);
-      const stopped = new Simulation(stoppedAt(EXPERIMENT, s.timePs), workloads).runInline();
-      expect(stopped.simulated.epochs).toBe(s.epoch);
-      const mine = simulatedOf(run.sim.run, scratch);
-      expect(mine.cores).toEqual(stopped.simulated.cores);
-      expect(mine).toEqual(stopped.simulated);
-      // the counters are not trivially equal: the run moved on after this snapshot
-      expect(mine.chip.loads).toBeLessThan(full.simulated.chip.loads);
-    }
-    // the received totals were derived (the live buffer's are those of the last sample)
-    const last = picks[picks.length - 1]!;
-    rec.restore(last.epoch, scratch);
-    expect(simulatedOf(run.sim.run, scratch).cores.some((c) => c.messagesReceived > 0)).toBe(true);
+    expectRecordingExact(run, rec, full);
   });
 
   it('a replay to a boundary without a snapshot gives that state, and is cached', async () => {

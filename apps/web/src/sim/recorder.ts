@@ -164,14 +164,6 @@ export function scratchViews(like: Views): Views {
   };
 }
 
-/**
- * Received totals per core from the message matrix, derived by the committer's own function
- * (engine commit.ts receivedTotals), so the floating-point sums are the same.
- */
-export function deriveReceived(v: Views): void {
-  receivedTotals(v);
-}
-
 function ordinal(n: number): string {
   return `${n}${n % 10 === 2 && n % 100 !== 12 ? 'nd' : 'th'}`;
 }
@@ -312,7 +304,7 @@ export class Recorder {
     target.ctl[CTL.seriesStrideLog] = Atomics.load(live.ctl, CTL.seriesStrideLog);
     // events: the first eventsCount of the live log (the snapshot's count)
     target.events.set(live.events.subarray(0, Math.min(EVENTS_CAP, target.ctl[CTL.eventsCount]!) * 4));
-    deriveReceived(target);
+    receivedTotals(target); // as the committer derives them at a sample: the same sums
     return true;
   }
 

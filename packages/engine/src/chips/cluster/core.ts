@@ -31,14 +31,14 @@
  * Units: time in ps, sizes in bytes. Loads and stores are called on every access: no allocation.
  */
 import { Cache, FLAG_DIRTY } from '../../cache';
-import { CoreBase, FULL_MASK, SimulationError } from '../../core';
+import { FULL_MASK, SimulationError } from '../../core';
+import { WordCore } from '../../word-core';
 import type { Views } from '../../layout';
-import { valueAt } from '../../memory';
 import { C, LINE_BYTES, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, dramLineId, type Sim } from '../../vocabulary';
 import type { WaitOn } from '../../wait-for';
 import type { ClusterChip } from './resolve';
 
-export class ClusterCore extends CoreBase {
+export class ClusterCore extends WordCore {
   declare readonly chip: ClusterChip;
   readonly l1: Cache;
   readonly l2: Cache;
@@ -47,11 +47,7 @@ export class ClusterCore extends CoreBase {
   private readonly memBase: number; // this node's memory in the line space, bytes
   private readonly sendSeq: Int32Array; // per destination node
   private readonly recvSeq: Int32Array; // per source node
-  private readonly line32 = new Uint32Array(8);
-  private readonly line = new Uint8Array(this.line32.buffer);
   private readonly lineDv = new DataView(this.line32.buffer);
-  private readonly val = new Uint8Array(8);
-  private readonly valDv = new DataView(this.val.buffer);
   private readonly waitOn: WaitOn = { core: 0, what: 'sent flag' };
   private tPaddr = -0;
   /** The sender's link to the switch is busy until this time, ps. */
@@ -140,7 +136,7 @@ export class ClusterCore extends CoreBase {
     return dramLineId(0, paddr - (paddr % LINE_BYTES));
   }
 
-  private loadAt(addr: number, size: number): number {
+  protected loadAt(addr: number, size: number): number {
     this.checkAlign(addr, size);
     this.c[this.cb + C.loads] += 1;
     this.retire(1);
@@ -150,17 +146,7 @@ export class ClusterCore extends CoreBase {
     return this.tPaddr & (LINE_BYTES - 1);
   }
 
-  load8(addr: number): number {
-    return this.line[this.loadAt(addr, 1)]!;
-  }
-  load32(addr: number): number {
-    return valueAt(this.line, this.loadAt(addr, 4), 4);
-  }
-  loadF64(addr: number): number {
-    return valueAt(this.line, this.loadAt(addr, 8), 8);
-  }
-
-  private storeAt(addr: number, size: number): void {
+  protected storeAt(addr: number, size: number): void {
     this.checkAlign(addr, size);
     this.c[this.cb + C.stores] += 1;
     this.retire(1);
@@ -170,19 +156,6 @@ export class ClusterCore extends CoreBase {
     this.line.fill(0);
     for (let i = 0; i < size; i++) this.line[off + i] = this.val[i]!;
     this.appendWrite(this.lineId(this.tPaddr), (size === 8 ? 0xff : (1 << size) - 1) << off, this.line, this.line32, 0, this.now);
-  }
-
-  store8(addr: number, value: number): void {
-    this.val[0] = value;
-    this.storeAt(addr, 1);
-  }
-  store32(addr: number, value: number): void {
-    this.valDv.setUint32(0, value >>> 0, true);
-    this.storeAt(addr, 4);
-  }
-  storeF64(addr: number, value: number): void {
-    this.valDv.setFloat64(0, value, true);
-    this.storeAt(addr, 8);
   }
 
   // ---------------------------------------------------------------- messages

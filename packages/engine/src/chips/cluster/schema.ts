@@ -5,11 +5,8 @@
  * rules name the component; unknown keys are rejected.
  */
 import { z } from 'zod';
-import { PowerSchema, TagCacheSchema } from '../../chip-schema';
+import { PowerSchema, TagCacheSchema, positiveInt, nonNegInt, isPowerOfTwo } from '../../chip-schema';
 
-const positiveInt = z.number().int().positive();
-const nonNegInt = z.number().int().nonnegative();
-const pow2 = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
 
 export const ClusterChipSchema = z
   .strictObject({
@@ -57,7 +54,7 @@ export const ClusterChipSchema = z
     for (const name of ['l1d', 'l2'] as const) {
       const c = chip.caches[name];
       const sets = c.sizeBytes / (c.ways * c.lineBytes);
-      if (!Number.isInteger(sets) || !pow2(sets))
+      if (!Number.isInteger(sets) || !isPowerOfTwo(sets))
         ctx.addIssue({ code: 'custom', path: ['caches', name], message: `cache ${name}: sizeBytes / (ways x lineBytes) must be a power of two (got ${sets})` });
       if (c.lineBytes < 16 || c.lineBytes > 64)
         ctx.addIssue({ code: 'custom', path: ['caches', name, 'lineBytes'], message: `cache ${name}: lines of 16 to 64 bytes are modelled (got ${c.lineBytes})` });

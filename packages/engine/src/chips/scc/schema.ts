@@ -11,13 +11,11 @@
  * parses to itself.
  */
 import { z } from 'zod';
-import { CacheSchema, DramSchema, PowerSchema, VfPointSchema, checkDramClock } from '../../chip-schema';
+import { CacheSchema, DramSchema, PowerSchema, VfPointSchema, checkDramClock, positiveInt, nonNegInt } from '../../chip-schema';
 import { makeTopology, tileAt } from '../../topology';
 import { MAX_CONTROLLERS } from '../../vocabulary';
 import { deriveLut, islands2x2, meshControllers, mpbPages } from './mesh';
 
-const positiveInt = z.number().int().positive();
-const nonNegInt = z.number().int().nonnegative();
 
 /** The schema's own limits: what the engine's encodings allow, not what a chip may have. */
 const MAX_MESH_SIDE = 256; // tiles per side: a transaction names an MPB's tile in 16 bits (layout.ts TXN_TARGET_MPB), 256 x 256 = 65536

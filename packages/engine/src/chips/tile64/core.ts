@@ -27,9 +27,9 @@
  * Units: time in ps, sizes in bytes. Loads and stores are called on every access: no allocation.
  */
 import { Cache, FLAG_DIRTY } from '../../cache';
-import { CoreBase, FULL_MASK, SimulationError } from '../../core';
+import { FULL_MASK, SimulationError } from '../../core';
+import { WordCore } from '../../word-core';
 import { TXN_TARGET_MPB, WLOG_UNIT, type Views } from '../../layout';
-import { valueAt } from '../../memory';
 import { tileHops } from '../../topology';
 import { C, LINE_BYTES, STALL_DRAM, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, dramLineId, mpbLineId, type Sim } from '../../vocabulary';
 import { RecentFills, present } from './home-slice';
@@ -49,7 +49,7 @@ import {
 } from './resolve';
 import { Tlb } from './tlb';
 
-export class Tile64Core extends CoreBase {
+export class Tile64Core extends WordCore {
   declare readonly chip: Tile64Chip;
   readonly l1: Cache;
   readonly l2: Cache;
@@ -61,10 +61,6 @@ export class Tile64Core extends CoreBase {
   private readonly hopsTo: Int32Array; // per tile
   private readonly sendSeq: Int32Array; // per destination core
   private readonly recvSeq: Int32Array; // per source core
-  private readonly line32 = new Uint32Array(8);
-  private readonly line = new Uint8Array(this.line32.buffer);
-  private readonly val = new Uint8Array(8);
-  private readonly valDv = new DataView(this.val.buffer);
   // translation of the last access
   private tRegime = 0;
   private tHome = 0;
@@ -251,7 +247,7 @@ export class Tile64Core extends CoreBase {
   }
 
   /** Brings the value at addr in; returns its byte offset in `line`. Called on every load. */
-  private loadAt(addr: number, size: number): number {
+  protected loadAt(addr: number, size: number): number {
     this.checkAlign(addr, size);
     this.c[this.cb + C.loads] += 1;
     this.retire(1);
@@ -264,17 +260,7 @@ export class Tile64Core extends CoreBase {
     return this.tPaddr & (LINE_BYTES - 1);
   }
 
-  load8(addr: number): number {
-    return this.line[this.loadAt(addr, 1)]!;
-  }
-  load32(addr: number): number {
-    return valueAt(this.line, this.loadAt(addr, 4), 4);
-  }
-  loadF64(addr: number): number {
-    return valueAt(this.line, this.loadAt(addr, 8), 8);
-  }
-
-  private storeAt(addr: number, size: number): void {
+  protected storeAt(addr: number, size: number): void {
     this.checkAlign(addr, size);
     this.c[this.cb + C.stores] += 1;
     this.retire(1);
@@ -290,19 +276,6 @@ export class Tile64Core extends CoreBase {
     this.line.fill(0);
     for (let i = 0; i < size; i++) this.line[off + i] = this.val[i]!;
     this.appendWrite(this.lineIdOf(this.tPaddr), (size === 8 ? 0xff : (1 << size) - 1) << off, this.line, this.line32, 0, visible);
-  }
-
-  store8(addr: number, value: number): void {
-    this.val[0] = value;
-    this.storeAt(addr, 1);
-  }
-  store32(addr: number, value: number): void {
-    this.valDv.setUint32(0, value >>> 0, true);
-    this.storeAt(addr, 4);
-  }
-  storeF64(addr: number, value: number): void {
-    this.valDv.setFloat64(0, value, true);
-    this.storeAt(addr, 8);
   }
 
   // ---------------------------------------------------------------- user-managed cache control

@@ -6,11 +6,8 @@
  * component; unknown keys are rejected.
  */
 import { z } from 'zod';
-import { DramSchema, PowerSchema, TagCacheSchema, VfPointSchema, checkDramClock } from '../../chip-schema';
+import { DramSchema, PowerSchema, TagCacheSchema, VfPointSchema, checkDramClock, positiveInt, nonNegInt, isPowerOfTwo } from '../../chip-schema';
 
-const positiveInt = z.number().int().positive();
-const nonNegInt = z.number().int().nonnegative();
-const pow2 = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
 
 export const Tile64ChipSchema = z
   .strictObject({
@@ -81,12 +78,12 @@ export const Tile64ChipSchema = z
     for (const name of ['l1d', 'l2'] as const) {
       const c = chip.caches[name];
       const sets = c.sizeBytes / (c.ways * c.lineBytes);
-      if (!Number.isInteger(sets) || !pow2(sets))
+      if (!Number.isInteger(sets) || !isPowerOfTwo(sets))
         ctx.addIssue({ code: 'custom', path: ['caches', name], message: `cache ${name}: sizeBytes / (ways x lineBytes) must be a power of two (got ${sets})` });
       if (c.lineBytes < 16 || c.lineBytes > 64)
         ctx.addIssue({ code: 'custom', path: ['caches', name, 'lineBytes'], message: `cache ${name}: lines of 16 to 64 bytes are modelled (got ${c.lineBytes})` });
     }
-    if (!pow2(chip.homing.homeSets))
+    if (!isPowerOfTwo(chip.homing.homeSets))
       ctx.addIssue({ code: 'custom', path: ['homing', 'homeSets'], message: 'homing.homeSets must be a power of two' });
     for (const k of ['privateBytes', 'sharedBytes'] as const)
       if (chip.pages[k] % (1 << 16) !== 0)

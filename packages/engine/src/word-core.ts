@@ -1,0 +1,50 @@
+/**
+ * WordCore: the scalar loads and stores of a family whose every access translates one address
+ * and moves one 32-byte line (TILE64 tiles, cluster nodes), written once over the family's
+ * `loadAt` / `storeAt`.
+ *
+ * Contract
+ * - `loadAt(addr, size)` checks and charges a load of `size` bytes (1, 4 or 8) at `addr` and
+ *   leaves the line holding it in `line` (as this core sees memory); it returns the byte offset
+ *   of `addr` in that line.
+ * - `storeAt(addr, size)` checks, charges and logs a store of the first `size` bytes of `val`.
+ * - Values are little-endian, as on the modelled cores.
+ * Called on every access: the buffers are allocated once per core, nothing per call.
+ */
+import { CoreBase } from './core';
+import { valueAt } from './memory';
+
+export abstract class WordCore extends CoreBase {
+  /** The line of the last access: 8 words, and the same bytes. */
+  protected readonly line32 = new Uint32Array(8);
+  protected readonly line = new Uint8Array(this.line32.buffer);
+  /** The bytes of the value being stored. */
+  protected readonly val = new Uint8Array(8);
+  protected readonly valDv = new DataView(this.val.buffer);
+
+  protected abstract loadAt(addr: number, size: number): number;
+  protected abstract storeAt(addr: number, size: number): void;
+
+  load8(addr: number): number {
+    return this.line[this.loadAt(addr, 1)]!;
+  }
+  load32(addr: number): number {
+    return valueAt(this.line, this.loadAt(addr, 4), 4);
+  }
+  loadF64(addr: number): number {
+    return valueAt(this.line, this.loadAt(addr, 8), 8);
+  }
+
+  store8(addr: number, value: number): void {
+    this.val[0] = value;
+    this.storeAt(addr, 1);
+  }
+  store32(addr: number, value: number): void {
+    this.valDv.setUint32(0, value >>> 0, true);
+    this.storeAt(addr, 4);
+  }
+  storeF64(addr: number, value: number): void {
+    this.valDv.setFloat64(0, value, true);
+    this.storeAt(addr, 8);
+  }
+}
