@@ -262,15 +262,16 @@ export class Committer {
       const e = refs[idx]! - core * 1048576;
       const at = (core * cap + e) * WLOG_BYTES;
       const t = times[idx]!;
-      const lineId = v.wlogU[(at >>> 2) + 2]!;
+      let lineId = v.wlogU[(at >>> 2) + 2]!;
       const mask = v.wlogU[(at >>> 2) + 3]!;
       const kind = v.wlogU[(at >>> 2) + 4]!;
       if (kind === WLOG_UNIT) {
-        // a family unit's request (e.g. a line filled into a home L2): no data, no waiter to check
-        this.family.commitUnit?.(v, chip, lineId, mask, core, t);
-        continue;
-      }
-      if (kind === WLOG_TAS) {
+        // a family unit's request (a line filled into a home L2: no waiter to check; a cluster
+        // node's arrival counter: the line it wrote, whose waiters are checked like a write's)
+        const wrote = this.family.commitUnit?.(v, chip, lineId, mask, core, t);
+        if (wrote === undefined || wrote < 0) continue;
+        lineId = wrote;
+      } else if (kind === WLOG_TAS) {
         const reg = lineId & 0x0fffffff;
         const old = v.tas[reg]!;
         v.tas[reg] = 1;

@@ -27,6 +27,7 @@ import { CORE_SLOTS, S, TXN_BYTES, WLOG_BYTES, WLOG_WRITE, type Views } from './
 import { copyLine } from './line-copy';
 import { readCommittedLine, valueAt } from './memory';
 import { Overlay } from './overlay';
+import { PROT_NAMES, PageProtection, type ProtectionSpec } from './page-protection';
 import { makeRng, type Rng } from './rng';
 import { coreTile, tileX, tileY } from './topology';
 import { BlockReason, C, CoreState, LINE_BYTES, LINE_WORDS, WAIT_OPS, YIELD_BLOCKED, YIELD_DUE, compare, type Sim, type WaitOpName } from './vocabulary';
@@ -336,6 +337,53 @@ export abstract class CoreBase {
   /** Reports a result row. */
   report(row: Row): void {
     this.rows.push(row);
+  }
+
+  // ---------------------------------------------------------------- page protection
+
+  /** Page protection (off until a runtime enables it): checked by the family on every access. */
+  readonly protection = new PageProtection();
+  /**
+   * The runtime's fault handler: runs after the trap, may send messages and block, and must
+   * leave the page at a level that allows the access.
+   */
+  faultHandler: ((addr: number, write: boolean) => Sim<void>) | null = null;
+
+  /** Turns page protection on for a range (page-protection.ts) with the runtime's handler. */
+  enableProtection(spec: ProtectionSpec, handler: (addr: number, write: boolean) => Sim<void>): void {
+    this.protection.enable(spec);
+    this.faultHandler = handler;
+  }
+
+  /**
+   * Takes the faults an access of [addr, addr + bytes) would raise, page by page in address
+   * order: counts each (C.writeFaults for a store, else C.readFaults; one per page, as the
+   * hardware raises one and the handler leaves the page accessible), charges the trap and runs the handler.
+   * Costs nothing for pages that allow the access. Use before loads and stores of a protected
+   * range (a compiler's hoisted `touch`, or the access itself retried after its fault).
+   */
+  *touch(addr: number, bytes: number, write: boolean): Sim<void> {
+    const pr = this.protection;
+    if (!pr.on) return;
+    const pageBytes = 1 << pr.pageShift;
+    const last = addr + Math.max(bytes, 1) - 1;
+    for (let a = addr; a <= last; a = (Math.floor(a / pageBytes) + 1) * pageBytes) {
+      if (pr.allows(a, write)) continue;
+      this.c[this.cb + (write ? C.writeFaults : C.readFaults)] += 1;
+      this.compute(pr.trapCycles);
+      if (!this.faultHandler) throw new SimulationError(`core ${this.id}: page fault at 0x${(a >>> 0).toString(16)} without a fault handler`);
+      yield* this.faultHandler(a, write);
+      if (!pr.allows(a, write))
+        throw new SimulationError(`core ${this.id}: the fault handler left page ${pr.pageOf(a)} ${PROT_NAMES[pr.get(pr.pageOf(a))]} for a ${write ? 'store' : 'load'} at 0x${(a >>> 0).toString(16)}`);
+    }
+  }
+
+  /** The error a family throws when an access reaches a page that does not allow it. */
+  protected protectionError(addr: number, write: boolean): SimulationError {
+    const pr = this.protection;
+    return new SimulationError(
+      `core ${this.id}: ${write ? 'store to' : 'load from'} 0x${(addr >>> 0).toString(16)} on ${PROT_NAMES[pr.get(pr.pageOf(addr))]} page ${pr.pageOf(addr)}: take the fault first (yield* core.touch(addr, bytes, ${write}))`,
+    );
   }
 
   // ---------------------------------------------------------------- blocking operations

@@ -56,6 +56,9 @@ export interface CoreResult {
   loggedMessages: number;
   /** loggedMessages / instructions (0 without instructions). */
   messagesPerInstruction: number;
+  /** Page faults taken (page-protection.ts): present only on cores that took any. */
+  readFaults?: number;
+  writeFaults?: number;
 }
 
 export interface Results {
@@ -180,6 +183,8 @@ export function buildResults(
       nonCacheableReads: g(C.nonCacheableReads),
       loggedMessages: g(C.loggedMessages),
       messagesPerInstruction: g(C.instructions) > 0 ? r(g(C.loggedMessages) / g(C.instructions)) : 0,
+      // only where a runtime protects pages (every earlier run's results and digest unchanged)
+      ...(g(C.readFaults) + g(C.writeFaults) > 0 ? { readFaults: g(C.readFaults), writeFaults: g(C.writeFaults) } : {}),
     };
     cores.push(core);
     tot.loads += core.loads;

@@ -118,6 +118,12 @@ export const C = {
    * by the library (`CoreBase.logMessage`), not by the hardware.
    */
   loggedMessages: 34,
+  /**
+   * Page faults a page-protection runtime took (page-protection.ts; CoreBase.touch): an access to
+   * an invalid page (read) or a store to a read-only one (write). 0 without page protection.
+   */
+  readFaults: 35,
+  writeFaults: 36,
 } as const;
 /**
  * Counter slots in use. The P54C's two programmable counters (CESR at MSR 0x11, counters at
@@ -127,7 +133,7 @@ export const C = {
  * 0xD600CE) are not modelled: workloads declare instruction counts, not code addresses, and
  * there is no instruction-fetch or L1I model, so there is no slot for them.
  */
-export const CORE_COUNTERS = 35;
+export const CORE_COUNTERS = 37;
 export const COUNTER_NAMES = Object.keys(C) as (keyof typeof C)[];
 
 /** Stall cause codes, used as an index into the stall counters (C.stallL1MissPs + cause). */

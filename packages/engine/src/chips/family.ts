@@ -85,9 +85,11 @@ export interface ChipFamily<C = unknown, R extends ResolvedChip = ResolvedChip, 
   /**
    * Applies one request a core logged for a family memory-side unit (WLOG_UNIT entries: `lineId`
    * and `aux` as the core wrote them), at commit, in the deterministic (visible time, core,
-   * sequence) order. The unit's state lives in views.unit.
+   * sequence) order. The unit's state lives in views.unit. A unit that writes a memory line
+   * (e.g. a counter in committed memory) returns that line's id, so the committer checks the
+   * line's waiters as after a write; otherwise it returns nothing (or -1).
    */
-  commitUnit?(views: Views, chip: R, lineId: number, aux: number, core: number, atPs: number): void;
+  commitUnit?(views: Views, chip: R, lineId: number, aux: number, core: number, atPs: number): number | void;
 }
 
 /** Any family, for registries. */

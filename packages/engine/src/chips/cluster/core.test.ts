@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../../testing';
 import { periodPsFromMHz } from '../../units';
+import { PROT_NONE, PROT_READ, PROT_READ_WRITE } from '../../page-protection';
 import type { Sim } from '../../vocabulary';
 import { resolveChip } from '../registry';
 import type { ClusterCore } from './core';
@@ -109,8 +110,8 @@ describe('cluster messages', () => {
       core.send(core.id, new Uint8Array(1));
     })).toThrow(/node \d: sends to itself/);
     expect(run(function* (core) {
-      core.send(1 - core.id, new Uint8Array(2000));
-    })).toThrow(/a message carries 1\.\.1472 bytes \(network\.maxPayloadBytes\) from its payload of 2000, got 2000/);
+      core.send(1 - core.id, new Uint8Array(70000));
+    })).toThrow(/a message carries 1\.\.65507 bytes \(network\.maxDatagramBytes\) from its payload of 70000, got 70000/);
     expect(run(function* (core) {
       if (core.id === 0) for (let i = 0; i < 9; i++) core.send(1, new Uint8Array(1));
       else yield* core.receive(0);
@@ -129,5 +130,109 @@ describe('cluster messages', () => {
       },
     });
     expect(seen).toEqual([1000, 3, 1001, 3]);
+  });
+});
+
+describe('cluster datagrams of several frames, receive from any node, SIGIO polling', () => {
+  const bytePs = 80_000;
+  it('a 4 KB datagram is three frames back to back: the switch forwards the first when it is whole', () => {
+    const g = oneWay(4096);
+    expect(g.bytes).toBe(4096);
+    expect(g.last).toBe((4095 * 7 + 3) & 0xff);
+    // frames: 1472 + 1472 + 1152 payload bytes, each + 18 (Ethernet) + 28 (IP, UDP) + 20 (preamble, gap)
+    const wire = 2 * (1472 + 66) + (1152 + 66);
+    expect(wire).toBe(4294);
+    const sendPs = g.sendCpuPs;
+    // delivered = send CPU + first frame + switch + every frame on the receiver's link; then receive CPU
+    const deliveredPs = sendPs + 1538 * bytePs + 2_000_000 + wire * bytePs;
+    const receivePs = (7714 + 1596 + 4096) * periodPsFromMHz(300);
+    expect(g.atPs).toBeCloseTo(deliveredPs + receivePs, -1);
+  });
+
+  it('receiveAny takes datagrams in the order their first frames left the switch, naming the sender', () => {
+    const order: number[] = [];
+    const sizes: number[] = [];
+    runProgram<ClusterCore>({
+      preset: 'cluster-1999',
+      cores: [0, 1, 2, 3],
+      *program(core) {
+        if (core.id === 0) {
+          const buf = new Uint8Array(3000);
+          for (let i = 0; i < 3; i++) {
+            sizes.push(yield* core.receiveAny(buf));
+            order.push(core.lastFrom);
+          }
+        } else {
+          // node 3 sends first, node 1 a large datagram 10 us later, node 2 a small one 20 us later
+          yield* core.sleep(core.id === 3 ? 0 : core.id === 1 ? 10_000 : 20_000);
+          core.send(0, new Uint8Array(core.id === 1 ? 3000 : 10));
+        }
+      },
+    });
+    // node 2's one small frame leaves the switch (about 60 us) before node 1's first full one (about 166 us)
+    expect(order).toEqual([3, 2, 1]);
+    expect(sizes).toEqual([10, 10, 3000]);
+  });
+
+  it('pendingArrivalPs is Infinity with nothing waiting and the arrival time once a datagram is there', () => {
+    const seen: number[] = [];
+    runProgram<ClusterCore>({
+      preset: 'cluster-1999',
+      cores: [0, 1],
+      *program(core) {
+        if (core.id === 1) core.send(0, new Uint8Array(1));
+        else {
+          seen.push(core.pendingArrivalPs());
+          yield* core.sleep(500_000);
+          const at = core.pendingArrivalPs();
+          seen.push(at);
+          core.interrupt();
+          yield* core.receiveAny();
+          seen.push(core.now - at);
+          seen.push(core.pendingArrivalPs());
+        }
+      },
+    });
+    expect(seen[0]).toBe(Infinity);
+    expect(seen[1]).toBeGreaterThan(0);
+    expect(seen[1]).toBeLessThan(500_000_000);
+    expect(seen[2]).toBeGreaterThan(0); // the interrupt and the receive's CPU time
+    expect(seen[3]).toBe(Infinity);
+  });
+});
+
+describe('cluster page protection', () => {
+  it('faults are counted and charged; mprotect costs its cycles; an unprotected access is an error naming the page', () => {
+    const log: Array<string | number> = [];
+    const period = periodPsFromMHz(300);
+    const res = runProgram<ClusterCore>({
+      preset: 'cluster-1999',
+      cores: [0],
+      *program(core) {
+        const base = core.privateBase + 65536;
+        core.protectPages(base, 8 * 4096, 4096, PROT_NONE, function* (addr, write) {
+          log.push(`${write ? 'w' : 'r'}${Math.floor((addr - base) / 4096)}`);
+          core.mprotect(Math.floor((addr - base) / 4096), write ? PROT_READ_WRITE : PROT_READ);
+        });
+        core.store32(core.privateBase, 1); // outside the range: not checked
+        let t = core.now;
+        yield* core.touch(base + 4096 + 100, 8, false); // page 1: one read fault
+        log.push(Math.round((core.now - t) / period));
+        t = core.now;
+        yield* core.touch(base + 4096, 4096 * 2, true); // pages 1 and 2: two write faults
+        log.push(Math.round((core.now - t) / period));
+        core.storeF64(base + 4096, 2.5);
+        log.push(core.loadF64(base + 4096));
+        yield* core.touch(base + 4096, 8, true); // allowed: free
+        try {
+          core.load32(base);
+        } catch (e) {
+          log.push((e as Error).message);
+        }
+      },
+    });
+    expect(log.slice(0, 6)).toEqual(['r1', 6000 + 3000, 'w1', 'w2', 2 * (6000 + 3000), 2.5]);
+    expect(log[6]).toBe('core 0: load from 0x10010000 on invalid page 0: take the fault first (yield* core.touch(addr, bytes, false))');
+    expect(res.simulated.cores[0]).toMatchObject({ readFaults: 1, writeFaults: 2 });
   });
 });

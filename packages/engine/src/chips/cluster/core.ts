@@ -24,8 +24,18 @@
  *     for it. Then the CPU runs receiveOverheadCycles + receivePerByteCycles x bytes (interrupt,
  *     UDP/IP input, system call), plus receiveWakeupCycles when the process slept waiting (the
  *     message was not there yet when receive was called), and the payload is copied to `out`.
+ *   receiveAny(out): the next datagram from any node (the one whose first frame left the switch
+ *     first, then the lower node), blocking on the node's arrival counter (a line the family's
+ *     commit unit increments when a datagram arrives: index.ts); `lastFrom` names the sender.
+ *   A datagram of up to maxDatagramBytes travels as IP fragments of maxPayloadBytes, one frame
+ *   each, back to back; the switch forwards each frame when it is whole.
+ *   pendingArrivalPs() / interrupt(): a runtime serving requests from a SIGIO handler looks for a
+ *   datagram that has arrived by `now` between pieces of work and charges the signal.
  *   At most slotsPerPair messages from one sender may wait unreceived at one receiver; one more
  *   overwrites the oldest, which the receiver detects and reports as an error.
+ * - Page protection (page-protection.ts): protectPages() turns it on over a range of private
+ *   memory with kernel.faultTrapCycles per fault; mprotect(page, level) charges
+ *   kernel.mprotectCycles; every load and store checks it.
  * - Instructions: one per load or store; send and receive software overheads retire one per
  *   cycle (compute's default); waiting for a message retires none (the process sleeps).
  * Units: time in ps, sizes in bytes. Loads and stores are called on every access: no allocation.
@@ -33,7 +43,7 @@
 import { Cache, FLAG_DIRTY } from '../../cache';
 import { FULL_MASK, SimulationError } from '../../core';
 import { WordCore } from '../../word-core';
-import type { Views } from '../../layout';
+import { WLOG_UNIT, type Views } from '../../layout';
 import { C, LINE_BYTES, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, dramLineId, type Sim } from '../../vocabulary';
 import type { WaitOn } from '../../wait-for';
 import type { ClusterChip } from './resolve';
@@ -138,6 +148,7 @@ export class ClusterCore extends WordCore {
 
   protected loadAt(addr: number, size: number): number {
     this.checkAlign(addr, size);
+    if (!this.protection.allows(addr, false)) throw this.protectionError(addr, false);
     this.c[this.cb + C.loads] += 1;
     this.retire(1);
     this.translate(addr);
@@ -148,6 +159,7 @@ export class ClusterCore extends WordCore {
 
   protected storeAt(addr: number, size: number): void {
     this.checkAlign(addr, size);
+    if (!this.protection.allows(addr, true)) throw this.protectionError(addr, true);
     this.c[this.cb + C.stores] += 1;
     this.retire(1);
     this.translate(addr);
@@ -160,10 +172,21 @@ export class ClusterCore extends WordCore {
 
   // ---------------------------------------------------------------- messages
 
-  /** Byte times one message of `bytes` payload takes on a link (frame, padding, preamble, gap). */
+  /**
+   * Byte times a datagram of `bytes` takes on a link: one frame per fragment of up to
+   * maxPayloadBytes (frame overhead, IP/UDP headers, padding to the minimum frame, preamble and
+   * gap each).
+   */
   wireBytes(bytes: number): number {
     const n = this.chip.config.network;
-    return Math.max(n.frameOverheadBytes + n.headerBytes + bytes, n.minFrameBytes) + n.gapBytes;
+    const frame = (b: number) => Math.max(n.frameOverheadBytes + n.headerBytes + b, n.minFrameBytes) + n.gapBytes;
+    const full = Math.floor((bytes - 1) / n.maxPayloadBytes);
+    return full * frame(n.maxPayloadBytes) + frame(bytes - full * n.maxPayloadBytes);
+  }
+
+  /** Byte times of the first frame of a datagram of `bytes` (the switch forwards it when it is whole). */
+  private firstFrameBytes(bytes: number): number {
+    return this.wireBytes(Math.min(bytes, this.chip.config.network.maxPayloadBytes));
   }
 
   private slotOffset(dst: number, src: number, seq: number): number {
@@ -179,19 +202,22 @@ export class ClusterCore extends WordCore {
 
   /**
    * Sends `sizeBytes` (default payload.length) bytes of `payload` to node `to` as one UDP
-   * datagram. Returns after the sender's CPU time; the frame travels on its own.
+   * datagram (IP fragments of maxPayloadBytes, one frame each, back to back on the link).
+   * Returns after the sender's CPU time; the frames travel on their own.
    */
   send(to: number, payload: Uint8Array, sizeBytes: number = payload.length): void {
     const chip = this.chip;
     const net = chip.config.network;
     this.checkNode(to, 'sends to');
-    if (!Number.isInteger(sizeBytes) || sizeBytes < 1 || sizeBytes > net.maxPayloadBytes || sizeBytes > payload.length)
-      throw new SimulationError(`node ${this.id}: a message carries 1..${net.maxPayloadBytes} bytes (network.maxPayloadBytes) from its payload of ${payload.length}, got ${sizeBytes}`);
+    if (!Number.isInteger(sizeBytes) || sizeBytes < 1 || sizeBytes > net.maxDatagramBytes || sizeBytes > payload.length)
+      throw new SimulationError(`node ${this.id}: a message carries 1..${net.maxDatagramBytes} bytes (network.maxDatagramBytes) from its payload of ${payload.length}, got ${sizeBytes}`);
     this.compute(net.sendOverheadCycles + Math.round(net.sendPerByteCycles * sizeBytes));
     const serPs = this.wireBytes(sizeBytes) * chip.bytePs;
     const start = Math.max(this.now, this.uplinkFreePs);
     this.uplinkFreePs = start + serPs;
-    const switchOutPs = start + serPs + chip.switchLatencyPs;
+    // store-and-forward per frame: the first frame leaves the switch when it is whole; the rest
+    // follow back to back (no later frame is longer than the first)
+    const switchOutPs = start + this.firstFrameBytes(sizeBytes) * chip.bytePs + chip.switchLatencyPs;
     const arrivalPs = switchOutPs + serPs;
     const seq = ++this.sendSeq[to]!;
     const base = this.slotOffset(to, this.id, seq);
@@ -208,26 +234,91 @@ export class ClusterCore extends WordCore {
     l32[1] = sizeBytes;
     this.lineDv.setFloat64(8, switchOutPs, true);
     this.appendWrite(dramLineId(0, base), FULL_MASK, this.line, l32, 0, arrivalPs);
+    // then the receiver's arrival counter (counted at commit, after the header)
+    this.appendRequest(WLOG_UNIT, this.arrivalLine(to), 0, arrivalPs);
     this.countMessage(to);
     this.c[this.cb + C.bytesSent] += sizeBytes;
   }
+
+  private arrivalLine(node: number): number {
+    return dramLineId(0, this.chip.arrivalBase + node * LINE_BYTES);
+  }
+
+  /** Node that sent the datagram the last receive or receiveAny took. */
+  lastFrom = -1;
+  /** Datagrams this node has taken (receive and receiveAny). */
+  private taken = 0;
 
   /**
    * Receives the next message from node `from` into `out` (its first out.length bytes, if
    * given); returns the message's size in bytes.
    */
   *receive(from: number, out?: Uint8Array): Sim<number> {
-    const chip = this.chip;
-    const net = chip.config.network;
     this.checkNode(from, 'receives from');
     const expect = this.recvSeq[from]! + 1;
-    const base = this.slotOffset(this.id, from, expect);
-    const head = dramLineId(0, base);
+    const head = dramLineId(0, this.slotOffset(this.id, from, expect));
     this.prepareBlock();
     const calledPs = this.now;
     this.waitOn.core = from;
     yield* this.waitLine(head, 0, 4, '>=', expect, 0, STALL_NETWORK, 0, this.waitOn);
-    this.readMemLine(head, this.line32, 0);
+    return this.take(from, calledPs, out);
+  }
+
+  /**
+   * Receives the next datagram from any node (recvfrom on one socket): of the datagrams
+   * delivered and not yet taken, the one whose first frame left the switch first (then the
+   * lower node); blocks until one arrives. Sets `lastFrom`; returns its size in bytes.
+   */
+  *receiveAny(out?: Uint8Array): Sim<number> {
+    this.prepareBlock();
+    const calledPs = this.now;
+    this.waitOn.core = -1;
+    yield* this.waitLine(this.arrivalLine(this.id), 0, 4, '>=', this.taken + 1, 0, STALL_NETWORK, 0);
+    const from = this.nextSender();
+    if (from < 0) throw new SimulationError(`node ${this.id}: the arrival counter says a datagram is here, but no sender's slot holds one`);
+    return this.take(from, calledPs, out);
+  }
+
+  /**
+   * When the earliest datagram this node has not taken reaches it (its last frame delivered on
+   * an idle link), ps; Infinity when none is here. For a runtime that serves requests as they
+   * arrive (a SIGIO handler): it compares this with `now` between pieces of work. One line read
+   * when nothing is waiting.
+   */
+  pendingArrivalPs(): number {
+    this.readMemLine(this.arrivalLine(this.id), this.line32, 0);
+    if (this.line32[0]! <= this.taken) return Infinity;
+    const from = this.nextSender();
+    if (from < 0) return Infinity;
+    this.readMemLine(dramLineId(0, this.slotOffset(this.id, from, this.recvSeq[from]! + 1)), this.line32, 0);
+    return this.lineDv.getFloat64(8, true) + this.wireBytes(this.line32[1]!) * this.chip.bytePs;
+  }
+
+  /** The sender whose next datagram left the switch first (then the lower node), or -1. */
+  private nextSender(): number {
+    let best = -1;
+    let bestPs = Infinity;
+    for (let s = 0; s < this.chip.nodes; s++) {
+      if (s === this.id) continue;
+      const expect = this.recvSeq[s]! + 1;
+      this.readMemLine(dramLineId(0, this.slotOffset(this.id, s, expect)), this.line32, 0);
+      if (this.line32[0]! !== expect) continue;
+      const t = this.lineDv.getFloat64(8, true);
+      if (t < bestPs) {
+        bestPs = t;
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  /** Takes the next datagram from `from` (its header is visible): link time, CPU time, copy out. */
+  private take(from: number, calledPs: number, out: Uint8Array | undefined): number {
+    const chip = this.chip;
+    const net = chip.config.network;
+    const expect = this.recvSeq[from]! + 1;
+    const base = this.slotOffset(this.id, from, expect);
+    this.readMemLine(dramLineId(0, base), this.line32, 0);
     const seq = this.line32[0]!;
     if (seq !== expect)
       throw new SimulationError(
@@ -236,6 +327,8 @@ export class ClusterCore extends WordCore {
     const bytes = this.line32[1]!;
     const switchOutPs = this.lineDv.getFloat64(8, true);
     this.recvSeq[from] = expect;
+    this.taken++;
+    this.lastFrom = from;
     // the receiver's link: a FIFO in the order this node takes its messages
     const serPs = this.wireBytes(bytes) * chip.bytePs;
     const start = Math.max(switchOutPs, this.downlinkFreePs);
@@ -259,6 +352,25 @@ export class ClusterCore extends WordCore {
     this.c[this.cb + C.messagesReceived] += 1;
     this.c[this.cb + C.bytesReceived] += bytes;
     return bytes;
+  }
+
+  /**
+   * Charges the signal delivery that interrupts a computing process for a datagram (SIGIO;
+   * kernel.sigioCycles), for a runtime that serves requests from its handler.
+   */
+  interrupt(): void {
+    this.compute(this.chip.config.kernel.sigioCycles);
+  }
+
+  /** Protects this node's pages [base, base + bytes) (page-protection.ts) with the preset's trap cost. */
+  protectPages(base: number, bytes: number, pageBytes: number, initial: number, handler: (addr: number, write: boolean) => Sim<void>): void {
+    this.enableProtection({ base, bytes, pageBytes, initial, trapCycles: this.chip.config.kernel.faultTrapCycles }, handler);
+  }
+
+  /** mprotect of one page: sets its level and charges kernel.mprotectCycles. */
+  mprotect(page: number, level: number): void {
+    this.protection.set(page, level);
+    this.compute(this.chip.config.kernel.mprotectCycles);
   }
 
   protected cacheLines(level: 1 | 2): number {

@@ -5,10 +5,15 @@
  * section 1 (paper 004 line 308) and the documents named in preset.ts.
  */
 import type { ChipFamily, ChipPreset } from '../family';
+import { readCommittedLine, writeCommittedLine } from '../../memory';
 import { ClusterCore } from './core';
 import { cluster1999Preset } from './preset';
 import { resolveCluster, type ClusterChip } from './resolve';
 import { ClusterChipSchema, type ClusterChipConfig } from './schema';
+
+/** A scratch line for the arrival counters (contents never outlive one call). */
+const counterLine = new Uint32Array(8);
+const counterBytes = new Uint8Array(counterLine.buffer);
 
 export const clusterFamily: ChipFamily<ClusterChipConfig, ClusterChip, ClusterCore> = {
   name: 'cluster',
@@ -16,6 +21,14 @@ export const clusterFamily: ChipFamily<ClusterChipConfig, ClusterChip, ClusterCo
   schema: ClusterChipSchema,
   resolve: resolveCluster,
   makeCore: (id, chip, views, seed) => new ClusterCore(id, chip, views, seed),
+  // a datagram delivered: the receiver's arrival counter (word 0 of its line) counts it, at the
+  // datagram's arrival time in the commit order; a receiver waiting for any datagram waits on it
+  commitUnit: (views, _chip, lineId) => {
+    readCommittedLine(views, lineId, counterLine, 0);
+    counterLine[0] = counterLine[0]! + 1;
+    writeCommittedLine(views, lineId, 0xf, counterBytes, 0, counterLine, 0);
+    return lineId;
+  },
   // nodes on a grid (placement only: every pair is one switch apart); each node a power domain
   floorplan: (chip) => ({
     width: chip.topo.width,

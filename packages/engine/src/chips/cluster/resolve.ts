@@ -6,7 +6,9 @@
  * memory of all nodes lives in one line space (controller 0's), node n's at n x privateBytes,
  * followed by the receive slots: for each ordered pair (receiver d, sender s) `slotsPerPair`
  * slots of `slotBytes` (a 32 B header line, then the payload), at
- * slotBase + ((d x nodes + s) x slotsPerPair + k) x slotBytes. The line space is storage only:
+ * slotBase + ((d x nodes + s) x slotsPerPair + k) x slotBytes (a slot holds one datagram of up
+ * to maxDatagramBytes), then one arrival-counter line per node (arrivalBase + d x 32: datagrams
+ * delivered to node d, counted at commit by the family's unit, index.ts). The line space is storage only:
  * each node's memory serves its own core, so no memory transaction is recorded for the weave
  * (no controller is shared), and the "mesh" is only the drawing's grid (every pair of nodes is
  * one switch apart; the switch is modelled by the cores, core.ts).
@@ -31,6 +33,8 @@ export interface ClusterChip extends ResolvedChip {
   slotBase: number;
   slotBytes: number;
   slotsPerPair: number;
+  /** Byte offset of the arrival counters (one 32 B line per node: datagrams delivered to it, word 0). */
+  arrivalBase: number;
   /** ps to serialise one byte on a link. */
   bytePs: number;
   switchLatencyPs: number;
@@ -50,7 +54,7 @@ export function resolveCluster(config: ClusterChipConfig): ClusterChip {
     writeBack,
     allocateOnWrite: true,
   });
-  const slotBytes = 32 + Math.ceil(config.network.maxPayloadBytes / 32) * 32;
+  const slotBytes = 32 + Math.ceil(config.network.maxDatagramBytes / 32) * 32;
   const slotBase = nodes * config.memory.privateBytes;
   const memPeriodPs = periodPsFromMHz(config.clocks.memoryMHz);
   return {
@@ -90,7 +94,7 @@ export function resolveCluster(config: ClusterChipConfig): ClusterChip {
     sharedBytes: 0,
     tasRegisters: 0,
     poolBytes: config.memory.poolBytes,
-    ctrlBytes: slotBase + nodes * nodes * config.network.slotsPerPair * slotBytes,
+    ctrlBytes: slotBase + nodes * nodes * config.network.slotsPerPair * slotBytes + nodes * 32,
     nodes,
     l1LineShift: Math.log2(config.caches.l1d.lineBytes),
     l2LineShift: Math.log2(config.caches.l2.lineBytes),
@@ -98,6 +102,7 @@ export function resolveCluster(config: ClusterChipConfig): ClusterChip {
     slotBase,
     slotBytes,
     slotsPerPair: config.network.slotsPerPair,
+    arrivalBase: slotBase + nodes * nodes * config.network.slotsPerPair * slotBytes,
     bytePs: 8e6 / config.network.linkMbps,
     switchLatencyPs: Math.round(config.network.switchLatencyNs * 1000),
   };

@@ -28,13 +28,19 @@ export const ClusterChipSchema = z
       minFrameBytes: nonNegInt.describe('shortest frame (header + payload + FCS), bytes; shorter frames are padded'),
       gapBytes: nonNegInt.describe('preamble + start delimiter + inter-frame gap per frame, byte times'),
       headerBytes: nonNegInt.describe('IP + UDP headers per datagram, bytes'),
-      maxPayloadBytes: z.number().int().min(1).max(65507).describe('largest message (UDP payload in one datagram), bytes'),
+      maxPayloadBytes: z.number().int().min(1).max(65507).describe('datagram bytes one Ethernet frame carries (larger datagrams are IP fragments, one frame each), bytes'),
+      maxDatagramBytes: z.number().int().min(1).max(65507).describe('largest message (UDP payload of one datagram, sent as fragments of maxPayloadBytes), bytes'),
       slotsPerPair: z.number().int().min(1).max(64).describe('messages one sender may have waiting, unreceived, at one receiver (a socket buffer)'),
       sendOverheadCycles: nonNegInt.describe('CPU time of one send (system call, UDP/IP, driver), core cycles'),
       sendPerByteCycles: z.number().nonnegative().describe('CPU time per payload byte sent (copy, checksum), core cycles'),
       receiveOverheadCycles: nonNegInt.describe('CPU time of one receive (interrupt, UDP/IP, wake-up, system call), core cycles'),
       receiveWakeupCycles: nonNegInt.describe('CPU time added to a receive when the process slept waiting for the message (scheduling it again), core cycles'),
       receivePerByteCycles: z.number().nonnegative().describe('CPU time per payload byte received (copy, checksum), core cycles'),
+    }),
+    kernel: z.strictObject({
+      faultTrapCycles: nonNegInt.describe('a page-protection fault: from the faulting access to the user handler (exception, kernel, signal delivery) and back, core cycles'),
+      mprotectCycles: nonNegInt.describe('one mprotect system call changing one page, core cycles'),
+      sigioCycles: nonNegInt.describe("delivering a message to a computing process as a signal (SIGIO: the interrupt's signal delivery and return), core cycles, besides the receive itself"),
     }),
     clocks: z.strictObject({
       baseMHz: z.number().positive().describe('the core clock'),
@@ -61,7 +67,9 @@ export const ClusterChipSchema = z
     }
     if (chip.memory.privateBytes % 4096 !== 0)
       ctx.addIssue({ code: 'custom', path: ['memory', 'privateBytes'], message: 'memory.privateBytes must be a whole number of 4 KB pages' });
-    const slotBytes = 32 + Math.ceil(chip.network.maxPayloadBytes / 32) * 32;
+    if (chip.network.maxDatagramBytes < chip.network.maxPayloadBytes)
+      ctx.addIssue({ code: 'custom', path: ['network', 'maxDatagramBytes'], message: `network.maxDatagramBytes ${chip.network.maxDatagramBytes} is smaller than one frame's network.maxPayloadBytes ${chip.network.maxPayloadBytes}` });
+    const slotBytes = 32 + Math.ceil(chip.network.maxDatagramBytes / 32) * 32;
     const total = nodes * chip.memory.privateBytes + nodes * nodes * chip.network.slotsPerPair * slotBytes;
     if (total > 2 ** 33)
       ctx.addIssue({ code: 'custom', path: ['memory', 'privateBytes'], message: `${nodes} nodes x memory.privateBytes ${chip.memory.privateBytes} and the receive slots exceed the 8 GB the memory space holds` });
