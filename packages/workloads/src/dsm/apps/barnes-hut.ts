@@ -1,0 +1,5 @@
+/** Barnes-Hut (placeholder: the application is being written; see ../api.ts for the contract). */
+import type { DsmApp } from '../api';
+import { notWritten } from './not-written';
+
+export const barnesHut: DsmApp = notWritten('barnes-hut', 'Barnes-Hut');

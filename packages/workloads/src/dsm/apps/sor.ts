@@ -1,0 +1,5 @@
+/** Red-Black SOR (placeholder: the application is being written; see ../api.ts for the contract). */
+import type { DsmApp } from '../api';
+import { notWritten } from './not-written';
+
+export const sor: DsmApp = notWritten('sor', 'Red-Black SOR');
