@@ -236,3 +236,34 @@ describe('cluster page protection', () => {
     expect(res.simulated.cores[0]).toMatchObject({ readFaults: 1, writeFaults: 2 });
   });
 });
+
+describe('cluster aliased views', () => {
+  it('three views of one range share memory and cache lines; each keeps its own protection', () => {
+    const got: Array<number | string> = [];
+    const period = periodPsFromMHz(300);
+    runProgram<ClusterCore>({
+      preset: 'cluster-1999',
+      cores: [0],
+      *program(core) {
+        const base = core.privateBase + 1024 * 1024;
+        const bytes = 4 * 4096;
+        core.mapAliases(base, bytes, 3);
+        core.protectPages(base, 3 * bytes, 4096, PROT_NONE, function* () {
+          got.push('fault');
+        });
+        core.mprotectRange(4, 4, PROT_READ);
+        core.mprotectRange(8, 4, PROT_READ_WRITE);
+        core.storeF64(base + 2 * bytes + 8, 7.25); // the read-write view
+        const t = core.now;
+        got.push(core.loadF64(base + bytes + 8)); // the read-only view: same memory, an L1 hit
+        got.push(Math.round((core.now - t) / period));
+        try {
+          core.storeF64(base + bytes + 8, 1);
+        } catch (e) {
+          got.push((e as Error).message);
+        }
+      },
+    });
+    expect(got).toEqual([7.25, 3, 'core 0: store to 0x10104008 on read-only page 4: take the fault first (yield* core.touch(addr, bytes, true))']);
+  });
+});

@@ -34,8 +34,9 @@
  *   At most slotsPerPair messages from one sender may wait unreceived at one receiver; one more
  *   overwrites the oldest, which the receiver detects and reports as an error.
  * - Page protection (page-protection.ts): protectPages() turns it on over a range of private
- *   memory with kernel.faultTrapCycles per fault; mprotect(page, level) charges
- *   kernel.mprotectCycles; every load and store checks it.
+ *   memory with kernel.faultTrapCycles per fault; mprotect(page, level) and mprotectRange charge
+ *   kernel.mprotectCycles per call; every load and store checks it. mapAliases() maps several
+ *   virtual views of one range of pages (each view with its own protection).
  * - Instructions: one per load or store; send and receive software overheads retire one per
  *   cycle (compute's default); waiting for a message retires none (the process sleeps).
  * Units: time in ps, sizes in bytes. Loads and stores are called on every access: no allocation.
@@ -95,12 +96,36 @@ export class ClusterCore extends WordCore {
   }
 
   private translate(addr: number): void {
+    if (addr >= this.aliasBase && addr < this.aliasEnd) addr = this.aliasBase + ((addr - this.aliasBase) % this.aliasBytes);
     const off = addr - this.chip.privateBase;
     if (off < 0 || off >= this.chip.privateBytes)
       throw new SimulationError(
         `node ${this.id}: address 0x${(addr >>> 0).toString(16)} is outside its private memory (0x${this.chip.privateBase.toString(16)}..0x${(this.chip.privateBase + this.chip.privateBytes - 1).toString(16)}); a cluster has no shared memory: send a message`,
       );
     this.tPaddr = this.memBase + off;
+  }
+
+  /** Aliased mappings (mapAliases): [aliasBase, aliasEnd) folds onto its first aliasBytes. */
+  private aliasBase = Infinity;
+  private aliasEnd = -Infinity;
+  private aliasBytes = 1;
+
+  /**
+   * Maps `copies` virtual views of the physical pages [base, base + bytes): view k at base + k x
+   * bytes reads and writes the same memory (and cache lines) as view 0, as mmap of one object
+   * several times does; each view keeps its own page protection (an object runtime gives the
+   * views fixed levels and moves objects between them: paper 004 lines 120-129). One aliased
+   * range per node; all views inside private memory.
+   */
+  mapAliases(base: number, bytes: number, copies: number): void {
+    const end = base + bytes * copies;
+    if (!(bytes > 0) || bytes % 4096 !== 0 || base % 4096 !== 0 || !Number.isInteger(copies) || copies < 2)
+      throw new SimulationError(`node ${this.id}: aliased views need whole 4 KB pages and at least 2 copies (got 0x${base.toString(16)} + ${bytes} x ${copies})`);
+    if (base < this.chip.privateBase || end > this.chip.privateBase + this.chip.privateBytes)
+      throw new SimulationError(`node ${this.id}: aliased views 0x${base.toString(16)}..0x${(end - 1).toString(16)} do not fit in private memory`);
+    this.aliasBase = base;
+    this.aliasEnd = end;
+    this.aliasBytes = bytes;
   }
 
   // ---------------------------------------------------------------- the hierarchy
@@ -370,6 +395,12 @@ export class ClusterCore extends WordCore {
   /** mprotect of one page: sets its level and charges kernel.mprotectCycles. */
   mprotect(page: number, level: number): void {
     this.protection.set(page, level);
+    this.compute(this.chip.config.kernel.mprotectCycles);
+  }
+
+  /** One mprotect call over `pages` pages from `first` (one kernel.mprotectCycles charge). */
+  mprotectRange(first: number, pages: number, level: number): void {
+    for (let p = first; p < first + pages; p++) this.protection.set(p, level);
     this.compute(this.chip.config.kernel.mprotectCycles);
   }
 
