@@ -351,4 +351,23 @@ export class LabPage {
   async embedCodeLabel(entryId: string): Promise<string> {
     return ((await this.page.locator('label', { has: this.id(`embed-code-${entryId}`) }).locator('span').first().textContent()) ?? '').trim();
   }
+  /** The page map's totals over all nodes (PageMap.tsx writes them as data attributes), or null while it is not shown. */
+  async pageTotals(): Promise<{ valid: number; readOnly: number; readWrite: number; invalid: number; twins: number } | null> {
+    const el = this.id('page-map');
+    if ((await el.count()) === 0) return null;
+    const n = async (a: string) => Number(await el.getAttribute(`data-${a}`));
+    return { valid: await n('valid'), readOnly: await n('read-only'), readWrite: await n('read-write'), invalid: await n('invalid'), twins: await n('twins') };
+  }
+  /** Hovers the page map at node `node`, a fraction `along` (0..1) of its page axis; returns the line naming the page. */
+  async hoverPage(node: number, along: number): Promise<string> {
+    const c = this.id('canvas-pages');
+    await c.scrollIntoViewIfNeeded();
+    const g = async (a: string) => Number(await c.getAttribute(`data-${a}`));
+    const box = (await c.boundingBox())!;
+    const x = box.x + (await g('grid-x')) + along * (await g('grid-w'));
+    const y = box.y + (await g('top')) + (node + 0.5) * (await g('row-px'));
+    await this.page.mouse.move(x, y);
+    await expect(this.id('pages-hover')).toContainText(`node ${node}`);
+    return ((await this.id('pages-hover').textContent()) ?? '').trim();
+  }
 }

@@ -209,7 +209,7 @@ test('Stop ends both runs of the compare page at once', async ({ page }) => {
 
 test('a small snapshot budget thins the recording and says so', async ({ page }) => {
   const lab = new LabPage(page);
-  await setUp(lab, '/?recmb=1'); // 1 MB: two snapshots of the SCC (449 KB each)
+  await setUp(lab, '/?recmb=1'); // 1 MB: two snapshots of the SCC (450 KB each)
   // epoch by epoch: the run is held at each boundary, so each one is recorded
   await lab.step();
   await expect.poll(() => lab.epoch()).toBe(1);
@@ -218,7 +218,7 @@ test('a small snapshot budget thins the recording and says so', async ({ page })
     await expect.poll(() => lab.epoch()).toBe(e);
   }
   await expect(lab.id('recording-notice')).toContainText(/recording thinned: every \d+(nd|th) snapshot kept, \d+ MB/);
-  await expect(lab.id('scrub-snapshots')).toContainText(/^2 snapshots, 0\.9 MB \(449 KB each\)/);
+  await expect(lab.id('scrub-snapshots')).toContainText(/^2 snapshots, 0\.9 MB \(450 KB each\)/);
   // the thinned run still scrubs exactly: the first epochs come back by replay
   await lab.scrubBack(5); // 6 (the boundary the run is held at), 5, 4, 3, 2
   expect((await lab.scrubbed()).epoch).toBe(2);

@@ -9,7 +9,8 @@
  * Contract.
  * - `mirroredSegments(layout, ctl, out)` lists the byte ranges of the state to copy as flat
  *   pairs (offset, bytes) into `out`: ctl, ctlF, core (counters and scheduler fields), mpb,
- *   links, ctrl, isl, tileDiv, matrix, the used rows of series, events and the epoch log, unit. Not the write
+ *   links, ctrl, isl, tileDiv, matrix, the used rows of series, events and the epoch log, unit,
+ *   the page-protection headers and levels (the page map). Not the write
  *   and transaction logs, caches, test-and-set registers, the DRAM block table, calendars,
  *   bank state or the DRAM pool: no view reads them. It covers everything buildResults reads
  *   (ctl, ctlF, core, ctrl, events, isl, links, matrix, series), so the final copy lets the
@@ -18,7 +19,7 @@
  *   mirror, keeping the words the driver writes (HOST_CONTROL_WORDS): the driver's latest
  *   requests stay in its copy until the worker has applied them.
  */
-import { CORE_SLOTS, CTL, CTLF_SLOTS, CTRL_SLOTS, EPOCH_LOG_CAP, HOST_CONTROL_WORDS, ISL_SLOTS, LINK_SLOTS, type Layout, type RunPlan, type WorkerRunResult } from '@manycore/engine';
+import { CORE_SLOTS, CTL, CTLF_SLOTS, CTRL_SLOTS, EPOCH_LOG_CAP, HOST_CONTROL_WORDS, ISL_SLOTS, LINK_SLOTS, PAGE_HDR_SLOTS, type Layout, type RunPlan, type WorkerRunResult } from '@manycore/engine';
 
 /** Main thread -> worker. */
 export type ToFallbackWorker =
@@ -54,6 +55,8 @@ function wholeRegions(layout: Layout): [number, number][] {
     [o.tileDiv, layout.tiles * 4],
     [o.matrix, cores * cores * 2 * 8],
     [o.unit, layout.unitBytes],
+    [o.pageHdr, layout.pagesPerCore > 0 ? cores * PAGE_HDR_SLOTS * 8 : 0],
+    [o.pages, cores * layout.pagesPerCore],
   ];
 }
 

@@ -13,6 +13,7 @@ import { Controls } from './components/Controls';
 import { Counters } from './components/Counters';
 import { Editor } from './components/Editor';
 import { Inspector } from './components/Inspector';
+import { PageMap } from './components/PageMap';
 import { FALLBACK_WORKERS_REASON, FallbackNotice } from './components/FallbackNotice';
 import { EmbedCode } from './components/EmbedCode';
 import { checkDigest, LinkDigest } from './components/LinkDigest';
@@ -525,6 +526,7 @@ export function App() {
                 ) : null}
               </div>
             ) : null}
+            {run && run.sim.views.layout.pagesPerCore > 0 ? <PageMap run={run} /> : null}
             {chip ? <WhatIf chip={chip} run={run} timeline={timeline} editable={!run?.active} onTimeline={(tl) => setDraft((d) => ({ ...d, timeline: tl }))} /> : null}
             {linkDigest && digestCheck ? <LinkDigest expected={linkDigest.digest} check={digestCheck} /> : null}
             {run?.results ? <ResultsPanel results={run.results} wallMs={run.wallMs} /> : null}

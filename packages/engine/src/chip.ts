@@ -65,6 +65,12 @@ export interface ResolvedChip {
   ctrlBytes: number; // address space per controller
   /** Bytes of state the family's memory-side units keep in the shared buffer (committer-owned; 0 or absent: none). */
   unitStateBytes?: number;
+  /**
+   * Pages per core whose protection levels the shared state holds for the views (layout.ts
+   * `pages`, page-protection.ts); a range with more pages keeps its levels private (not shown).
+   * 0 or absent: no page regions (the state keeps its size).
+   */
+  protectedPagesPerCore?: number;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

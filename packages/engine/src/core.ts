@@ -23,7 +23,7 @@
  * called on every memory-side access: no allocation.
  */
 import type { ResolvedChip } from './chip';
-import { CORE_SLOTS, S, TXN_BYTES, WLOG_BYTES, WLOG_WRITE, type Views } from './layout';
+import { CORE_SLOTS, PAGE_HDR_SLOTS, S, TXN_BYTES, WLOG_BYTES, WLOG_WRITE, type Views } from './layout';
 import { copyLine } from './line-copy';
 import { readCommittedLine, valueAt } from './memory';
 import { Overlay } from './overlay';
@@ -349,9 +349,15 @@ export abstract class CoreBase {
    */
   faultHandler: ((addr: number, write: boolean) => Sim<void>) | null = null;
 
-  /** Turns page protection on for a range (page-protection.ts) with the runtime's handler. */
+  /**
+   * Turns page protection on for a range (page-protection.ts) with the runtime's handler. The
+   * levels live in this core's slice of the state's page regions when the family has them and
+   * the range fits (the views' page map reads them), else in a private array.
+   */
   enableProtection(spec: ProtectionSpec, handler: (addr: number, write: boolean) => Sim<void>): void {
-    this.protection.enable(spec);
+    const n = this.v.layout.pagesPerCore;
+    const shared = n > 0 ? { levels: this.v.pages.subarray(this.id * n, (this.id + 1) * n), header: this.v.pageHdr.subarray(this.id * PAGE_HDR_SLOTS, (this.id + 1) * PAGE_HDR_SLOTS) } : null;
+    this.protection.enable(spec, shared);
     this.faultHandler = handler;
   }
 

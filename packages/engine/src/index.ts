@@ -10,6 +10,7 @@ export * from './experiment';
 export * from './issues';
 export * from './layout';
 export { CoreBase, DUE, SimulationError, type Row } from './core';
+export { PAGE_MARK_TWIN, PROT_MASK, PROT_NAMES, PROT_NONE, PROT_READ, PROT_READ_WRITE, type ProtectionSpec } from './page-protection';
 export * from './chips/family';
 export { FAMILIES, PRESETS, chipConfig, familyOf, presetNames, presetOf, resolveChip, resolvePresetChip } from './chips/registry';
 export * from './chips/scc/index';

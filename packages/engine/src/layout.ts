@@ -38,6 +38,12 @@
  *   epochLog Float64 x EPOCH_LOG_CAP  end time (ps) of each committed epoch, in order (CTL.epochLogCount;
  *            a count beyond the cap means the later boundaries were not stored); read by the web's
  *            timeline (scrubbing), never by the simulation
+ *   pageHdr  Float64 x cores x PAGE_HDR_SLOTS   each core's protected range (PAGE_HDR: base address,
+ *            pages, page bytes, visible); 0 pages = protection off. Only when pagesPerCore > 0
+ *   pages    Uint8 x cores x pagesPerCore   each core's page levels and marks (page-protection.ts),
+ *            written only by the core itself; the views read them (page map). pagesPerCore comes
+ *            from the family (ResolvedChip.protectedPagesPerCore; 0 or absent: no region at all,
+ *            so the state of a family without it keeps its size)
  */
 import { corePeriodPs, type ResolvedChip } from './chip';
 import { BANK_SLOTS, dramBanks } from './dram/ddr';
@@ -88,6 +94,15 @@ export const CTLF = {
   lastBoundaryPs: 16, // the latest epoch end so far (boundaries that move time forward are "fresh")
 } as const;
 export const CTLF_SLOTS = 24;
+
+/** A core's page-protection header (Float64 slots in the `pageHdr` region). */
+export const PAGE_HDR = {
+  base: 0, // first byte of the protected range (core address)
+  pages: 1, // pages protected (0: protection off)
+  pageBytes: 2,
+  visible: 3, // 1: the levels are in the `pages` region; 0: the range has more pages than it holds
+} as const;
+export const PAGE_HDR_SLOTS = 4;
 
 export const enum Status {
   Running = 0,
@@ -203,6 +218,8 @@ export interface Layout {
     dram: number;
     unit: number;
     epochLog: number;
+    pageHdr: number;
+    pages: number;
   };
   l1Stride: number; // bytes per core
   l2Stride: number;
@@ -211,6 +228,8 @@ export interface Layout {
   unitBytes: number;
   /** DRAM banks per controller (0: the fixed-service model). */
   dramBanks: number;
+  /** Pages per core whose levels the `pages` region holds (0: no page regions). */
+  pagesPerCore: number;
 }
 
 export interface LayoutOptions {
@@ -320,6 +339,8 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}, quan
   };
   const l1Stride = cacheStride(l1Slots);
   const l2Stride = cacheStride(l2Slots);
+  const pagesPerCore = chip.protectedPagesPerCore ?? 0;
+  if (!Number.isInteger(pagesPerCore) || pagesPerCore < 0) throw new RangeError(`layout: protectedPagesPerCore must be a whole number of pages, got ${pagesPerCore}`);
   const off = {
     ctl: take(32 * 4),
     ctlF: take(CTLF_SLOTS * 8),
@@ -343,6 +364,8 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}, quan
     dram: take(chip.controllers * dramBanks(chip.dram) * BANK_SLOTS * 8),
     unit: take(chip.unitStateBytes ?? 0),
     epochLog: take(EPOCH_LOG_CAP * 8),
+    pageHdr: take(pagesPerCore > 0 ? cores * PAGE_HDR_SLOTS * 8 : 0),
+    pages: take(cores * pagesPerCore),
   };
   return {
     cores,
@@ -364,6 +387,7 @@ export function computeLayout(chip: ResolvedChip, opts: LayoutOptions = {}, quan
     tasRegs: chip.tasRegisters,
     unitBytes: chip.unitStateBytes ?? 0,
     dramBanks: dramBanks(chip.dram),
+    pagesPerCore,
   };
 }
 
@@ -401,6 +425,10 @@ export interface Views {
   unit: Int32Array;
   /** End time (ps) of each committed epoch (EPOCH_LOG_CAP entries; CTL.epochLogCount of them written). */
   epochLog: Float64Array;
+  /** Each core's page-protection header (PAGE_HDR_SLOTS per core; empty when layout.pagesPerCore is 0). */
+  pageHdr: Float64Array;
+  /** Each core's page levels and marks (layout.pagesPerCore per core; page-protection.ts). */
+  pages: Uint8Array;
 }
 
 export function makeViews(layout: Layout, state: StateBuffer, pool: StateBuffer): Views {
@@ -435,6 +463,8 @@ export function makeViews(layout: Layout, state: StateBuffer, pool: StateBuffer)
     dram: new Float64Array(state, o.dram, layout.controllers * layout.dramBanks * BANK_SLOTS),
     unit: new Int32Array(state, o.unit, layout.unitBytes >>> 2),
     epochLog: new Float64Array(state, o.epochLog, EPOCH_LOG_CAP),
+    pageHdr: new Float64Array(state, o.pageHdr, layout.pagesPerCore > 0 ? cores * PAGE_HDR_SLOTS : 0),
+    pages: new Uint8Array(state, o.pages, cores * layout.pagesPerCore),
   };
 }
 

@@ -1,12 +1,13 @@
 /**
  * Headline counters of the running chip, written from the frame loop (TEXT_HZ while running).
  * The quantities and their labels are telemetry-quantities.ts's (the results show the same
- * ones under the same labels).
+ * ones under the same labels). The page-fault counters (NONZERO_COUNTER_IDS) appear only once
+ * a run has taken a fault.
  */
 import { useEffect, useRef } from 'react';
 import { frameLoop } from '../sim/frame-loop';
 import type { LiveRun } from '../sim/live-run';
-import { COUNTER_IDS, COUNTER_TESTIDS, emptyTotals, liveTotals, QUANTITIES } from '../sim/telemetry-quantities';
+import { COUNTER_IDS, COUNTER_TESTIDS, emptyTotals, liveTotals, NONZERO_COUNTER_IDS, QUANTITIES } from '../sim/telemetry-quantities';
 import { TEXT_HZ } from './Controls';
 import { Term } from './Term';
 
@@ -32,12 +33,21 @@ export function Counters({ run }: { run: LiveRun | null }) {
         const el = refs.current[id];
         if (el && el.textContent !== text) el.textContent = text;
       };
+      const show = (id: string, on: boolean) => {
+        const el = refs.current[id]?.parentElement;
+        if (el && el.hidden === on) el.hidden = !on;
+      };
       if (!t) {
         for (const id of COUNTER_IDS) set(id, '–');
+        for (const id of NONZERO_COUNTER_IDS) show(id, false);
         return;
       }
       liveTotals(t, totals);
       for (const id of COUNTER_IDS) set(id, QUANTITIES[id].format(totals[id]));
+      for (const id of NONZERO_COUNTER_IDS) {
+        show(id, totals[id] > 0);
+        set(id, QUANTITIES[id].format(totals[id]));
+      }
     });
   }, []);
   return (
@@ -46,6 +56,14 @@ export function Counters({ run }: { run: LiveRun | null }) {
         <div key={id} title={QUANTITIES[id].title}>
           <dt>{QUANTITIES[id].term ? <Term id={QUANTITIES[id].term}>{QUANTITIES[id].label}</Term> : QUANTITIES[id].label}</dt>
           <dd ref={(el) => void (refs.current[id] = el)} data-testid={COUNTER_TESTIDS[id] ?? `counter-${id}`}>
+            –
+          </dd>
+        </div>
+      ))}
+      {NONZERO_COUNTER_IDS.map((id) => (
+        <div key={id} title={QUANTITIES[id].title} hidden>
+          <dt>{QUANTITIES[id].label}</dt>
+          <dd ref={(el) => void (refs.current[id] = el)} data-testid={`counter-${id}`}>
             –
           </dd>
         </div>

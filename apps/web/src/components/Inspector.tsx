@@ -1,7 +1,8 @@
 /**
  * The core inspector: every counter of one core that means something on its chip, its state,
  * what it waits on, its caches. Which rows apply comes from the family's FloorplanSpec (no
- * MPB rows on a chip whose tiles hold no MPB, no island without power domains).
+ * MPB rows on a chip whose tiles hold no MPB, no island without power domains); a row with
+ * `shownIf` (the page faults) is hidden while it has nothing to say.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { BLOCK_REASON_NAMES, C, CORE_STATE_NAMES, STALL_NAMES, type FloorplanSpec, type ResolvedChip } from '@manycore/engine';
@@ -17,6 +18,8 @@ interface Row {
   value(t: Telemetry, core: number, chip: ResolvedChip): string;
   /** Whether the row applies to a chip of this floorplan (default: always). */
   applies?(spec: FloorplanSpec): boolean;
+  /** Whether the row shows for this core now (default: always); hidden rows keep their place. */
+  shownIf?(t: Telemetry, core: number): boolean;
 }
 
 const PS = 1000;
@@ -41,6 +44,12 @@ const ROWS: Row[] = [
   { key: 'msgs', label: 'Messages sent / received', value: (t, c) => `${num(t.core(c, C.messagesSent), 5)} / ${num(t.core(c, C.messagesReceived), 5)}` },
   { key: 'bytes', label: 'Bytes sent / received', value: (t, c) => `${size(t.core(c, C.bytesSent), 4)} / ${size(t.core(c, C.bytesReceived), 4)}` },
   { key: 'flushes', label: 'Flushes', value: (t, c) => num(t.core(c, C.flushes), 5) },
+  {
+    key: 'faults',
+    label: 'Page faults read / write',
+    value: (t, c) => `${num(t.core(c, C.readFaults), 5)} / ${num(t.core(c, C.writeFaults), 5)}`,
+    shownIf: (t, c) => t.core(c, C.readFaults) + t.core(c, C.writeFaults) > 0,
+  },
   { key: 'flits', label: 'Flits injected', value: (t, c) => num(t.core(c, C.flits), 5) },
   { key: 'power', label: 'Power (last epoch)', value: (t, c) => watts(t.corePowerW(c)) },
   { key: 'energy', label: 'Energy', value: (t, c) => joules(t.core(c, C.energyJ)) },
@@ -91,6 +100,8 @@ export function Inspector(props: { core: number; chip: ResolvedChip; telemetry: 
       for (const r of rowsRef.current) {
         const el = cells.current[r.key];
         if (el) el.textContent = t ? r.value(t, core, chip) : '–';
+        const tr = el?.parentElement;
+        if (tr && r.shownIf) tr.hidden = !t || !r.shownIf(t, core);
       }
     });
   }, []);
@@ -125,7 +136,7 @@ export function Inspector(props: { core: number; chip: ResolvedChip; telemetry: 
       <table className="kv">
         <tbody>
           {rows.map((r) => (
-            <tr key={r.key}>
+            <tr key={r.key} hidden={r.shownIf ? true : undefined}>
               <th scope="row">{r.label}</th>
               <td ref={(el) => void (cells.current[r.key] = el)} data-testid={`inspect-${r.key}`}>
                 –

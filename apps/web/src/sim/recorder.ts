@@ -3,8 +3,8 @@
  *
  * Contract.
  * - `capture()` copies the regions the views read (control words, core counters and scheduler
- *   fields, links, controllers, islands, tile divisors, the message matrix, the MPBs and the
- *   family's unit state) out of the live buffers ONLY while the run is held at an epoch
+ *   fields, links, controllers, islands, tile divisors, the message matrix, the MPBs, the
+ *   family's unit state and the page-protection headers and levels) out of the live buffers ONLY while the run is held at an epoch
  *   boundary: status Paused is stored by the committer after the commit is complete, and it
  *   blocks (Atomics.wait in scheduler.ts honourRequests) before waking any worker of the next
  *   epoch, so nothing writes those regions while it reads Paused. The copy is checked like a
@@ -30,13 +30,13 @@
  *   reused. At `budgetBytes` the recording is thinned: every second snapshot is dropped and new
  *   captures keep the spacing of the kept ones; `notice()` says so. Snapshots made by a replay
  *   (`store`) are kept through thinning (they were asked for).
- * - Main-thread time: a capture is a copy (SCC 48 cores: 449 KB, ~0.3 ms; a 1024-core mesh:
+ * - Main-thread time: a capture is a copy (SCC 48 cores: 450 KB, ~0.3 ms; a 1024-core mesh:
  *   25 MB, several ms), so captures are spaced in wall time to take at most CAPTURE_SHARE of
  *   it (`clock`, default performance.now; host timing only, it decides which boundaries get a
  *   snapshot, never what a snapshot holds).
  * Nothing here touches the simulation: it only reads the live buffers.
  */
-import { CORE_SLOTS, CTL, CTLF, CTLF_SLOTS, EPOCH_LOG_CAP, EVENTS_CAP, SERIES_CAP, receivedTotals, type Layout, type Views } from '@manycore/engine';
+import { CORE_SLOTS, CTL, CTLF, CTLF_SLOTS, EPOCH_LOG_CAP, EVENTS_CAP, PAGE_HDR_SLOTS, SERIES_CAP, receivedTotals, type Layout, type Views } from '@manycore/engine';
 
 /** Status.Paused of the engine's control block (a const enum there). */
 const STATUS_PAUSED = 1;
@@ -46,7 +46,7 @@ export const CAPTURE_SHARE = 0.05;
 
 /** One region of a snapshot: where it lives in the snapshot and which Views field it copies. */
 interface Region {
-  field: 'ctl' | 'ctlF' | 'core' | 'links' | 'ctrl' | 'isl' | 'tileDiv' | 'matrix' | 'mpb' | 'unit';
+  field: 'ctl' | 'ctlF' | 'core' | 'links' | 'ctrl' | 'isl' | 'tileDiv' | 'matrix' | 'mpb' | 'unit' | 'pageHdr' | 'pages';
   byteOffset: number;
   bytes: number;
 }
@@ -64,6 +64,8 @@ export function snapshotRegions(layout: Layout): { regions: Region[]; bytes: num
     ['matrix', layout.cores * layout.cores * 2 * 8],
     ['mpb', layout.tiles * layout.mpbBytes],
     ['unit', layout.unitBytes & ~3],
+    ['pageHdr', layout.pagesPerCore > 0 ? layout.cores * PAGE_HDR_SLOTS * 8 : 0],
+    ['pages', layout.cores * layout.pagesPerCore],
   ];
   const regions: Region[] = [];
   let at = 0;
@@ -161,6 +163,8 @@ export function scratchViews(like: Views): Views {
     dram: new Float64Array(0),
     unit: new Int32Array(like.unit.length),
     epochLog: new Float64Array(0),
+    pageHdr: new Float64Array(like.pageHdr.length),
+    pages: new Uint8Array(like.pages.length),
   };
 }
 

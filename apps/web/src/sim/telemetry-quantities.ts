@@ -35,6 +35,8 @@ export type QuantityId =
   | 'flitsInjected'
   | 'flitHops'
   | 'messagesSent'
+  | 'readFaults'
+  | 'writeFaults'
   | 'epochs';
 
 export interface Quantity {
@@ -63,6 +65,8 @@ export const QUANTITIES: Readonly<Record<QuantityId, Quantity>> = {
   flitsInjected: { label: 'flits injected', term: 'flit', title: "flits the cores put into the network, each packet's flits counted once", format: counted },
   flitHops: { label: 'flit-hops on links', term: 'flitHop', title: 'flits counted on every mesh link they cross (a packet crossing 4 links counts 4 times)', format: counted },
   messagesSent: { label: 'messages sent', title: 'messages the cores sent', format: counted },
+  readFaults: { label: 'read faults', title: 'page faults taken by loads of protected pages (all cores; a page-protection runtime such as a DSM)', format: counted },
+  writeFaults: { label: 'write faults', title: 'page faults taken by stores to protected pages (all cores; a page-protection runtime such as a DSM)', format: counted },
   epochs: { label: 'epochs', term: 'epoch', title: 'epochs simulated (the chip advances one epoch at a time)', format: counted },
 };
 
@@ -83,6 +87,8 @@ export function emptyTotals(): Totals {
     flitsInjected: 0,
     flitHops: 0,
     messagesSent: 0,
+    readFaults: 0,
+    writeFaults: 0,
     epochs: 0,
   };
 }
@@ -97,12 +103,16 @@ export function liveTotals(t: Telemetry, out: Totals): Totals {
   let dram = 0;
   let flits = 0;
   let msgs = 0;
+  let readFaults = 0;
+  let writeFaults = 0;
   for (let c = 0; c < t.cores; c++) {
     loads += t.core(c, C.loads);
     stores += t.core(c, C.stores);
     dram += t.core(c, C.dramReads);
     flits += t.core(c, C.flits);
     msgs += t.core(c, C.messagesSent);
+    readFaults += t.core(c, C.readFaults);
+    writeFaults += t.core(c, C.writeFaults);
   }
   let req = 0;
   for (let m = 0; m < t.chip.controllers; m++) req += t.ctrl(m, CTRL.requests);
@@ -119,6 +129,8 @@ export function liveTotals(t: Telemetry, out: Totals): Totals {
   out.flitsInjected = flits;
   out.flitHops = hops;
   out.messagesSent = msgs;
+  out.readFaults = readFaults;
+  out.writeFaults = writeFaults;
   return out;
 }
 
@@ -132,7 +144,13 @@ export function chipClockNsOf(r: Results): number {
 export function resultTotals(r: Results): Totals {
   const s = r.simulated;
   let msgs = 0;
-  for (const c of s.cores) msgs += c.messagesSent;
+  let readFaults = 0;
+  let writeFaults = 0;
+  for (const c of s.cores) {
+    msgs += c.messagesSent;
+    readFaults += c.readFaults ?? 0; // in the results only where taken
+    writeFaults += c.writeFaults ?? 0;
+  }
   let hops = 0;
   for (const l of s.links) hops += l.flits;
   let req = 0;
@@ -151,6 +169,8 @@ export function resultTotals(r: Results): Totals {
     flitsInjected: s.chip.flits,
     flitHops: hops,
     messagesSent: msgs,
+    readFaults,
+    writeFaults,
     epochs: s.epochs,
   };
 }
@@ -166,6 +186,9 @@ export const COUNTER_TESTIDS: Readonly<Partial<Record<QuantityId, string>>> = {
 };
 
 export const COUNTER_IDS: readonly QuantityId[] = ['powerNowW', 'loadsStores', 'controllerRequests', 'flitsInjected', 'flitHops', 'messagesSent'];
+
+/** Counters of the live view shown only once they are non-zero (a run whose runtime protects pages). */
+export const NONZERO_COUNTER_IDS: readonly QuantityId[] = ['readFaults', 'writeFaults'];
 
 /** The key numbers of a finished run, in order. */
 export const RESULT_IDS: readonly QuantityId[] = [

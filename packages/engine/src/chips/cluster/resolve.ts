@@ -95,6 +95,9 @@ export function resolveCluster(config: ClusterChipConfig): ClusterChip {
     tasRegisters: 0,
     poolBytes: config.memory.poolBytes,
     ctrlBytes: slotBase + nodes * nodes * config.network.slotsPerPair * slotBytes + nodes * 32,
+    // the page map can show every 4 KB page of a node's private memory (x86 pages, paper 004's
+    // 4 KB unit); privateBytes is whole 4 KB pages (schema.ts)
+    protectedPagesPerCore: config.memory.privateBytes / 4096,
     nodes,
     l1LineShift: Math.log2(config.caches.l1d.lineBytes),
     l2LineShift: Math.log2(config.caches.l2.lineBytes),
