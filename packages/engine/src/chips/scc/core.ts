@@ -26,6 +26,10 @@
  * region plus its loop; a wait executes its poll loop once per poll read. Cache fills, stalls
  * and the write-combine drain execute nothing. C.nonCacheableReads: bus reads from uncached
  * pages (scalar, bulk and poll reads).
+ * Page protection (page-protection.ts, off by default): every scalar load and store, each page
+ * a bulk range covers, and a wait's address are checked; an access the page does not allow
+ * throws protectionError (take the fault first with `yield* core.touch`). Off, it costs one
+ * boolean test per access. `interruptLines` reads a modelled interrupt-request line at no cost.
  * Units: time in ps, sizes in bytes. Functional caches are non-coherent, as on the SCC.
  * Hot paths (load*, store*, the line helpers) are called on every access: no allocation.
  */
@@ -505,6 +509,7 @@ export class SccCore extends CoreBase {
   /** Byte offset in `bytes` of a value of `size` at addr, after bringing it in. Called on every load. */
   private loadAt(addr: number, size: number): Uint8Array {
     this.checkAlign(addr, size);
+    if (!this.protection.allows(addr, false)) throw this.protectionError(addr, false);
     this.c[this.cb + C.loads] += 1;
     this.retire(1);
     // caches are keyed by system line (as Int32); the key without a full translation
@@ -554,6 +559,7 @@ export class SccCore extends CoreBase {
 
   private storeScalar(addr: number, size: number): void {
     this.checkAlign(addr, size);
+    if (!this.protection.allows(addr, true)) throw this.protectionError(addr, true);
     this.c[this.cb + C.stores] += 1;
     this.retire(1);
     this.translate(addr);
@@ -587,6 +593,7 @@ export class SccCore extends CoreBase {
    * Instructions: one load per 32-bit word plus LINE_LOOP_INSTRUCTIONS per line.
    */
   readRange(addr: number, bytes: number, dst?: Uint8Array, dstOff = 0): void {
+    if (this.protection.on) this.checkPages(addr, bytes, false);
     let a = addr;
     let done = 0;
     while (done < bytes) {
@@ -615,6 +622,7 @@ export class SccCore extends CoreBase {
    * Instructions: one store per 32-bit word plus LINE_LOOP_INSTRUCTIONS per line.
    */
   writeRange(addr: number, bytes: number, src: Uint8Array | number, srcOff = 0): void {
+    if (this.protection.on) this.checkPages(addr, bytes, true);
     let a = addr;
     let done = 0;
     const fill = typeof src === 'number';
@@ -635,6 +643,14 @@ export class SccCore extends CoreBase {
       a += n;
       done += n;
     }
+  }
+
+  /** Page protection of a bulk range: each protected page it covers is checked once. */
+  private checkPages(addr: number, bytes: number, write: boolean): void {
+    const pageBytes = 2 ** this.protection.pageShift;
+    const last = addr + Math.max(bytes, 1) - 1;
+    for (let a = addr; a <= last; a = (Math.floor(a / pageBytes) + 1) * pageBytes)
+      if (!this.protection.allows(a, write)) throw this.protectionError(a, write);
   }
 
   /**
@@ -732,6 +748,23 @@ export class SccCore extends CoreBase {
 
   // ---------------------------------------------------------------- messages
 
+  /**
+   * Inter-core interrupt request lines (model, for a bare-metal runtime that takes IPIs, such
+   * as MetalSVM's mailboxes: paper 003 lines 835-866): copies the 32 B line at MPB address
+   * `addr` (line-aligned), as this core sees it now (committed memory plus its own writes),
+   * into out at word `outWord`, taking no simulated time and executing nothing: an interrupt
+   * reaches a core on a wire, not through a load. Only for words that stand for interrupt
+   * request lines (the GIC's per-sender status); the handler's work is the caller's to charge.
+   */
+  interruptLines(addr: number, out: Uint32Array, outWord = 0): void {
+    const rel = addr - this.chip.mpbBase;
+    const tile = Math.floor(rel / MPB_STRIDE);
+    const off = rel - tile * MPB_STRIDE;
+    if (rel < 0 || (addr & 31) !== 0 || tile >= this.chip.topo.tiles || off >= this.chip.mpbBytes)
+      throw new SimulationError(`core ${this.id}: interrupt lines at 0x${(addr >>> 0).toString(16)} are not a line of an MPB`);
+    this.readMemLine(mpbLineId(tile, off), out, outWord);
+  }
+
   // ---------------------------------------------------------------- blocking operations
 
   /** Cost of one poll read of a line (the final, successful read of a wait). */
@@ -754,6 +787,7 @@ export class SccCore extends CoreBase {
    */
   *waitUntil(addr: number, op: WaitOpName, value: number, size = 4, opts?: { on?: WaitOn; cl1invmb?: boolean }): Sim<number> {
     this.checkAlign(addr, size);
+    if (!this.protection.allows(addr, false)) throw this.protectionError(addr, false);
     this.prepareBlock();
     this.translate(addr);
     if (opts?.cl1invmb === false && (this.tAttrs & ATTR_MPBT) !== 0) return yield* this.waitOnL1Copy(addr, op, value, size, opts.on);
