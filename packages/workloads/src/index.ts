@@ -16,6 +16,9 @@ import { latencyLadder } from './tile64/latency-ladder';
 import { tileMessages } from './tile64/tile-messages';
 import { clusterRtt } from './cluster-rtt';
 import { sharedCounter } from './shared-counter';
+import { dsmWorkload } from './dsm/workload';
+import { dsmFetch } from './dsm/runtime/fetch-cost';
+import { metalsvm } from './metalsvm/index';
 
 export const workloads: WorkloadRegistry = {
   [memtest.name]: memtest,
@@ -35,6 +38,9 @@ export const workloads: WorkloadRegistry = {
   [tileMessages.name]: tileMessages,
   [clusterRtt.name]: clusterRtt,
   [sharedCounter.name]: sharedCounter,
+  [dsmWorkload.name]: dsmWorkload,
+  [dsmFetch.name]: dsmFetch,
+  [metalsvm.name]: metalsvm,
 };
 
 export { memtest, mpbPingpong, staleRead, l1Stream };
@@ -42,6 +48,9 @@ export { mpiSweep, rccePair, rcceBcast, dvfsKernels, socketPingpong };
 export { pipeline, dramHops, nbodyRing, concordance };
 export { latencyLadder, tileMessages, clusterRtt };
 export { sharedCounter };
+export { dsmWorkload, makeDsmWorkload, RUNTIMES, PAPER_32 } from './dsm/workload';
+export { dsmFetch, PAPER_FETCH_NS } from './dsm/runtime/fetch-cost';
+export { metalsvm };
 export { stageCores, stageHops, stageBuffers, type PipelineMode, type PipelineOrder, type PipelinePlacement } from './pipeline/plan';
 export * from './placement';
 export { Rcce, rcceLayout, RCCE_CHUNK_BYTES } from './rcce/index';

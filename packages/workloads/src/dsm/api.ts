@@ -62,6 +62,11 @@ export interface DsmStats {
   twins: number;
   /** Shared-data bytes this processor holds (pages or objects allocated locally, twins, diffs kept). */
   memoryBytes: number;
+  /**
+   * Of memoryBytes, the shared data allocated locally only (pages or objects, without twins and
+   * diffs): what paper 004 Tables 3 and 4 call "object memory alloc.".
+   */
+  allocatedBytes: number;
 }
 
 export interface Dsm {
@@ -106,5 +111,5 @@ export interface DsmApp<S = unknown> {
 }
 
 export function zeroStats(): DsmStats {
-  return { messages: 0, bytes: 0, overlappedRequests: 0, rounds: 0, readFaults: 0, writeFaults: 0, writeNotices: 0, diffs: 0, twins: 0, memoryBytes: 0 };
+  return { messages: 0, bytes: 0, overlappedRequests: 0, rounds: 0, readFaults: 0, writeFaults: 0, writeNotices: 0, diffs: 0, twins: 0, memoryBytes: 0, allocatedBytes: 0 };
 }

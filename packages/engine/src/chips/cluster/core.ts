@@ -195,6 +195,40 @@ export class ClusterCore extends WordCore {
     this.appendWrite(this.lineId(this.tPaddr), (size === 8 ? 0xff : (1 << size) - 1) << off, this.line, this.line32, 0, this.now);
   }
 
+  /**
+   * A runtime's copy of whole lines (a DSM runtime's twins, diffs and page updates): reads
+   * `lines` 32-byte lines from `addr` (line aligned) into `out` from word `outWord`, as this core
+   * sees memory. Each line is one cache access (as a load: L1, L2 or memory) and retires 8
+   * instructions (model: a copy loop's eight word moves ride on the line's access). Checks page
+   * protection like a load. No allocation.
+   */
+  loadLines(addr: number, lines: number, out: Uint32Array, outWord: number): void {
+    this.checkAlign(addr, LINE_BYTES);
+    for (let k = 0; k < lines; k++) {
+      const a = addr + k * LINE_BYTES;
+      if (!this.protection.allows(a, false)) throw this.protectionError(a, false);
+      this.c[this.cb + C.loads] += 1;
+      this.retire(8);
+      this.translate(a);
+      this.access(false);
+      this.readMemLine(this.lineId(this.tPaddr), out, outWord + 8 * k);
+    }
+  }
+
+  /** The store side of loadLines: writes `lines` whole lines from `src` (from word `srcWord`) at `addr`. */
+  storeLines(addr: number, lines: number, src: Uint32Array, srcWord: number): void {
+    this.checkAlign(addr, LINE_BYTES);
+    for (let k = 0; k < lines; k++) {
+      const a = addr + k * LINE_BYTES;
+      if (!this.protection.allows(a, true)) throw this.protectionError(a, true);
+      this.c[this.cb + C.stores] += 1;
+      this.retire(8);
+      this.translate(a);
+      this.access(true);
+      this.appendWrite(this.lineId(this.tPaddr), FULL_MASK, this.line, src, 4 * (srcWord + 8 * k), this.now); // a full line: the byte view is not read
+    }
+  }
+
   // ---------------------------------------------------------------- messages
 
   /**

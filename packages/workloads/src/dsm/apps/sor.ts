@@ -1,5 +1,265 @@
-/** Red-Black SOR (placeholder: the application is being written; see ../api.ts for the contract). */
-import type { DsmApp } from '../api';
-import { notWritten } from './not-written';
+/**
+ * Red-Black SOR, the coarse-grained DSM application of paper 004 (Table 1: 3070 x 2047 and
+ * 4094 x 2047, 20 steps; Table 4; Table 7 for hoisting), written against Dsm (../api.ts).
+ *
+ * Contract
+ * - The grid has `rows` x `cols` doubles; the outermost rows and columns are fixed boundary
+ *   values, the interior is relaxed `steps` times, each step a red phase then a black phase
+ *   (element (i, c) is red when i + c is even). A red element's four neighbours are black and
+ *   vice versa, so the result does not depend on the order of the updates within a phase: the
+ *   parallel result is bit-exact equal to the sequential one (`reference`).
+ * - Data layout (model choice, inferred from Table 4; the TreadMarks sources were not at hand):
+ *   two shared arrays, `red` and `black`, each `rows` objects of W = ceil(cols / 2) doubles
+ *   (one object = one row of one colour; W = 1024 doubles = 8 KB, two whole pages, at the
+ *   paper's 2047 columns). Row i of colour X holds the elements of grid row i whose colour is
+ *   X, at slot j <-> column c = 2j + s (s = 0 for red in even rows and black in odd rows, else
+ *   1); an unused last slot stays 0. Why: at 32 processors and 20 steps, Table 4's 4,962
+ *   overlapped requests are 40 phases x 62 band boundaries x 2 (+2), i.e. each phase every
+ *   processor fetches exactly two pages per neighbour, which is one row of the other colour
+ *   when a colour row is 8 KB of doubles; one grid row of 2047 doubles would span 4-5 pages,
+ *   and 1.5-2 MB per processor (Table 4's memory) is 96-128 rows x 2 colours x 8 KB.
+ * - Initial values (model choice, not found in the sources at hand): boundary elements 1.0,
+ *   interior ((31 i + 17 c) mod 64) / 64, so that every interior element changes every phase
+ *   (Table 4's ~4.7 KB per overlapped request, derived: 23.6 MB / 4,962, says a boundary row's
+ *   page diff is nearly the whole page, which a zero interior would not give).
+ * - Work split: a static band of interior rows per processor, [1 + floor(p n / P),
+ *   1 + floor((p + 1) n / P)) with n = rows - 2; each processor initialises its own band of
+ *   both colours (processor 0 also row 0, the last one row rows - 1), then a barrier, then per
+ *   step: red phase, barrier, black phase, barrier.
+ * - Hoisting (paper 004 lines 160-260, Table 7 "pref."): each row is opened once before its
+ *   inner loop (`open` takes the faults, the loop then loads and stores by address). A phase of
+ *   colour X opens each own X row once for writing and each row of the other colour it reads
+ *   once (own rows plus the two boundary rows of the neighbours, rolling up/mid/down row
+ *   addresses down the band; a cached address is never used across a synchronisation).
+ *   `dsm.poll()` once per row.
+ * - Arithmetic per element: new = old + OMEGA (0.25 (up + down + left + right) - old), OMEGA =
+ *   1.25 (model: any 1 < omega < 2 is over-relaxation; the paper gives none). Five loads and a
+ *   store are the core's own accesses; the arithmetic is charged as `compute`: 5 x87 adds and
+ *   2 multiplies; on the P6 core (Pentium II) FADD and FMUL issue on port 0, FADD one per cycle
+ *   and FMUL one per two cycles (Intel Architecture Optimization Reference Manual, P6 family
+ *   latency/throughput table, as recalled, not re-checked here), and successive elements are independent, so the out-of-order
+ *   core is throughput-bound: 5 + 2 x 2 = 9 cycles per element (model: the dependence chain of
+ *   one element, 22 cycles, overlaps with the next ones'); 10 instructions (7 x87 + 3 loop).
+ * Units: bytes, core cycles.
+ */
+import type { CheckResult, Dsm, DsmApp, SharedArrayDesc, SizeName } from '../api';
+import type { Sim } from '@manycore/engine';
 
-export const sor: DsmApp = notWritten('sor', 'Red-Black SOR');
+export interface SorSize {
+  rows: number;
+  cols: number;
+  steps: number;
+}
+
+/** Scalar double access: a DsmCore in the simulation, ReferenceMemory in plain JavaScript. */
+export interface F64Access {
+  loadF64(addr: number): number;
+  storeF64(addr: number, value: number): void;
+}
+
+/** Plain JavaScript memory of doubles addressed in bytes (the reference runs the same kernels on it). */
+export class ReferenceMemory implements F64Access {
+  readonly f64: Float64Array;
+  constructor(bytes: number) {
+    this.f64 = new Float64Array(Math.ceil(bytes / 8));
+  }
+  loadF64(addr: number): number {
+    return this.f64[addr >>> 3]!;
+  }
+  storeF64(addr: number, value: number): void {
+    this.f64[addr >>> 3] = value;
+  }
+}
+
+export const OMEGA = 1.25;
+/** x87 cycles per relaxed element (see the module comment: 5 FADD at 1/cycle + 2 FMUL at 1 per 2 cycles, P6 port 0). */
+export const SOR_CYCLES_PER_ELEMENT = 5 * 1 + 2 * 2;
+export const SOR_INSTRUCTIONS_PER_ELEMENT = 7 + 3;
+
+const RED = 0;
+const BLACK = 1;
+const COLOURS = [RED, BLACK] as const;
+
+export function sorValidate(size: SorSize): void {
+  const { rows, cols, steps } = size;
+  for (const [k, v, min] of [
+    ['rows', rows, 3],
+    ['cols', cols, 3],
+    ['steps', steps, 1],
+  ] as const)
+    if (!Number.isInteger(v) || v < min) throw new Error(`sor: ${k} must be an integer >= ${min}, got ${String(v)}`);
+}
+
+/** Doubles per colour row. */
+export const sorWidth = (size: SorSize): number => Math.ceil(size.cols / 2);
+
+/** Offset s of colour `colour` in grid row i: slot j is column 2j + s. */
+const offsetOf = (colour: number, i: number): number => (colour === RED ? i & 1 : (i + 1) & 1);
+
+/** Initial value of grid element (i, c) (module comment). */
+export function sorInitial(size: SorSize, i: number, c: number): number {
+  if (i === 0 || i === size.rows - 1 || c === 0 || c === size.cols - 1) return 1;
+  return ((31 * i + 17 * c) % 64) / 64;
+}
+
+/** Interior rows of processor p of `procs`: [begin, end). */
+export function sorBand(size: SorSize, p: number, procs: number): [number, number] {
+  const n = size.rows - 2;
+  return [1 + Math.floor((p * n) / procs), 1 + Math.floor(((p + 1) * n) / procs)];
+}
+
+/** Writes the initial values of row i of `colour` at `addr`; returns the doubles stored. */
+function initRow(mem: F64Access, size: SorSize, colour: number, i: number, addr: number): number {
+  const w = sorWidth(size);
+  const s = offsetOf(colour, i);
+  for (let j = 0; j < w; j++) {
+    const c = 2 * j + s;
+    mem.storeF64(addr + 8 * j, c < size.cols ? sorInitial(size, i, c) : 0);
+  }
+  return w;
+}
+
+/**
+ * Relaxes the interior elements of row i of colour X at `out` from the other colour's rows
+ * i - 1 (`up`), i (`mid`) and i + 1 (`down`); returns the number of elements updated.
+ * Neighbours of slot j: up[j], down[j], mid[j - 1 + s], mid[j + s].
+ */
+function relaxRow(mem: F64Access, size: SorSize, colour: number, i: number, out: number, up: number, mid: number, down: number): number {
+  const s = offsetOf(colour, i);
+  const jFrom = s === 0 ? 1 : 0;
+  const jTo = Math.floor((size.cols - 2 - s) / 2);
+  const left = mid + 8 * (s - 1);
+  const right = mid + 8 * s;
+  for (let j = jFrom; j <= jTo; j++) {
+    const o = out + 8 * j;
+    const old = mem.loadF64(o);
+    const sum = mem.loadF64(up + 8 * j) + mem.loadF64(down + 8 * j) + (mem.loadF64(left + 8 * j) + mem.loadF64(right + 8 * j));
+    mem.storeF64(o, old + OMEGA * (0.25 * sum - old));
+  }
+  return jTo - jFrom + 1;
+}
+
+/** The sequential computation in plain JavaScript: red then black rows, rows x W doubles each. */
+export function sorReference(size: SorSize): { red: Float64Array; black: Float64Array } {
+  sorValidate(size);
+  const w = sorWidth(size);
+  const rowBytes = 8 * w;
+  const mem = new ReferenceMemory(2 * size.rows * rowBytes);
+  const base = [0, size.rows * rowBytes];
+  const at = (colour: number, i: number): number => base[colour]! + i * rowBytes;
+  for (let i = 0; i < size.rows; i++) for (const colour of COLOURS) initRow(mem, size, colour, i, at(colour, i));
+  for (let step = 0; step < size.steps; step++)
+    for (const colour of COLOURS) {
+      const other = 1 - colour;
+      for (let i = 1; i < size.rows - 1; i++) relaxRow(mem, size, colour, i, at(colour, i), at(other, i - 1), at(other, i), at(other, i + 1));
+    }
+  return { red: mem.f64.slice(0, size.rows * w), black: mem.f64.slice(size.rows * w) };
+}
+
+/** Sum of every element of both colours (a golden value; the order is fixed: red rows then black rows). */
+export function sorChecksum(red: Float64Array, black: Float64Array): number {
+  let sum = 0;
+  for (const v of red) sum += v;
+  for (const v of black) sum += v;
+  return sum;
+}
+
+/** The arrays `run` allocated on each processor's Dsm (check, on processor 0 after run, opens the same ones). */
+const allocated = new WeakMap<Dsm, [SharedArrayDesc, SharedArrayDesc]>();
+
+function arrays(dsm: Dsm, size: SorSize): [SharedArrayDesc, SharedArrayDesc] {
+  const rowBytes = 8 * sorWidth(size);
+  const a: [SharedArrayDesc, SharedArrayDesc] = [dsm.alloc('red', size.rows, rowBytes), dsm.alloc('black', size.rows, rowBytes)];
+  allocated.set(dsm, a);
+  return a;
+}
+
+function* run(dsm: Dsm, size: SorSize): Sim<void> {
+  sorValidate(size);
+  const core = dsm.core;
+  const colours = arrays(dsm, size);
+  const [begin, end] = sorBand(size, dsm.me, dsm.procs);
+  const initFrom = dsm.me === 0 ? 0 : begin;
+  const initTo = dsm.me === dsm.procs - 1 ? size.rows : end;
+  for (let i = initFrom; i < initTo; i++) {
+    for (const colour of COLOURS) {
+      const addr = yield* dsm.open(colours[colour]!, i, true);
+      const n = initRow(core, size, colour, i, addr);
+      core.compute(n, n); // model: one cycle of integer arithmetic per initial value (not timed by the paper)
+    }
+    yield* dsm.poll();
+  }
+  yield* dsm.barrier();
+  for (let step = 0; step < size.steps; step++) {
+    for (const colour of COLOURS) {
+      if (begin < end) {
+        const own = colours[colour]!;
+        const other = colours[1 - colour]!;
+        let up = yield* dsm.open(other, begin - 1, false);
+        let mid = yield* dsm.open(other, begin, false);
+        for (let i = begin; i < end; i++) {
+          const down = yield* dsm.open(other, i + 1, false);
+          const out = yield* dsm.open(own, i, true);
+          const n = relaxRow(core, size, colour, i, out, up, mid, down);
+          core.compute(n * SOR_CYCLES_PER_ELEMENT, n * SOR_INSTRUCTIONS_PER_ELEMENT);
+          up = mid;
+          mid = down;
+          yield* dsm.poll();
+        }
+      }
+      yield* dsm.barrier();
+    }
+  }
+}
+
+const referenceCache = new Map<string, { red: Float64Array; black: Float64Array }>();
+function cachedReference(size: SorSize): { red: Float64Array; black: Float64Array } {
+  const key = `${size.rows}x${size.cols}x${size.steps}`;
+  let r = referenceCache.get(key);
+  if (!r) {
+    r = sorReference(size);
+    referenceCache.clear();
+    referenceCache.set(key, r);
+  }
+  return r;
+}
+
+function* check(dsm: Dsm, size: SorSize): Sim<CheckResult> {
+  const ref = cachedReference(size);
+  const w = sorWidth(size);
+  const colours = allocated.get(dsm);
+  if (!colours) throw new Error('sor: check runs after run on the same processor (no arrays allocated on this Dsm)');
+  const got = { red: new Float64Array(size.rows * w), black: new Float64Array(size.rows * w) };
+  let first = '';
+  for (const colour of COLOURS) {
+    const name = colour === RED ? 'red' : 'black';
+    const want = ref[name];
+    for (let i = 0; i < size.rows; i++) {
+      const addr = yield* dsm.open(colours[colour]!, i, false);
+      for (let j = 0; j < w; j++) {
+        const v = dsm.core.loadF64(addr + 8 * j);
+        got[name][i * w + j] = v;
+        if (!first && !Object.is(v, want[i * w + j])) first = `${name} row ${i} slot ${j}: ${v} != sequential ${want[i * w + j]}`;
+      }
+      yield* dsm.poll();
+    }
+  }
+  const sum = sorChecksum(got.red, got.black);
+  if (first) return { correct: false, detail: `grid differs from the sequential run: first at ${first}` };
+  return { correct: true, detail: `${size.rows} x ${size.cols} grid bit-exact equal to the sequential run after ${size.steps} steps; checksum ${sum}` };
+}
+
+export const sor: DsmApp<SorSize> = {
+  name: 'sor',
+  title: 'Red-Black SOR',
+  sizes: {
+    // small: one colour row = 512 doubles = one 4 KB page (as the paper's rows are two whole pages)
+    small: { rows: 258, cols: 1023, steps: 4 },
+    'paper-sm': { rows: 3070, cols: 2047, steps: 20 },
+    'paper-lg': { rows: 4094, cols: 2047, steps: 20 },
+  } satisfies Record<SizeName, SorSize>,
+  describe: (s) => `${s.rows} x ${s.cols}, ${s.steps} steps (red and black arrays of ${s.rows} rows x ${sorWidth(s)} doubles)`,
+  locks: () => 0,
+  run,
+  check,
+};

@@ -1,0 +1,489 @@
+/**
+ * Lazy release consistency, independent of the unit of sharing (a page in page.ts, an object in
+ * the object runtime): intervals, vector timestamps, write notices, TreadMarks' lock and barrier
+ * protocols, and request serving (../shared/reference/dsm.md section 2; paper 004 lines 82-96).
+ *
+ * Contract
+ * - Interval: the epoch between two synchronisation operations of one processor. A processor
+ *   closes its interval at a release (lock release, barrier arrival); if it wrote units in it,
+ *   the interval gets the next number (vt[me] + 1), a copy of the vector timestamp and the list
+ *   of units written: one write notice (unit, processor, interval) per unit. Intervals without
+ *   writes are not numbered (they carry no notices).
+ * - vt[p] = the highest interval of processor p incorporated here; intervals of p are
+ *   incorporated in order. Incorporating interval (p, i) calls `invalidate(unit, p, i)` for each
+ *   of its units (the runtime records the notice and invalidates its copy).
+ * - Locks: lock l is managed by processor l mod procs, which initially holds its token. An
+ *   acquire on a processor holding the free token is local (no message). Otherwise the acquirer
+ *   sends LOCK_REQ (its vt) to the manager, which records the requester as the last one and
+ *   forwards the request (LOCK_FWD) to the previous last requester (or handles it itself when it
+ *   is that processor); the token holder grants when the lock is free (at once, or at its
+ *   release): LOCK_GRANT carries every interval the acquirer has not seen (by its vt). Release
+ *   is local. One acquire waiting for a grant = one round.
+ * - Barrier: central manager, processor 0. Arrival (BAR_ARRIVE): the arriver's vt and its own
+ *   intervals since its last barrier, kept by the manager until it reaches the barrier itself
+ *   (incorporated then, in processor order); when all have arrived the manager sends each processor a
+ *   departure (BAR_DEPART) with every interval it has not seen (by its arrival vt). One round
+ *   per processor per barrier.
+ * - Serving: every entry point (open, acquire, release, barrier, poll) first serves the
+ *   datagrams that have arrived by `now` (pendingArrivalPs() <= now), charging one signal
+ *   (interrupt(): the process was computing, SIGIO); every wait for a reply serves whatever
+ *   arrives (receiveAny) until the reply is there. Unit requests (diffs, objects) go to
+ *   `serveUnit`.
+ * - Messages: each datagram starts with a 4-byte header (type 1 B, "more datagrams follow" 1 B,
+ *   2 B zero); a message longer than one datagram is split and reassembled per sender. Fields
+ *   (little-endian): vector timestamp 4 B per processor; interval = proc 4 B + number 4 B + vt
+ *   (4 B x procs) + unit count 4 B + units 4 B each; LOCK_REQ/LOCK_FWD = lock 4 B + requester
+ *   4 B + vt; LOCK_GRANT = lock 4 B + interval count 4 B + intervals; BAR_ARRIVE = vt + interval
+ *   count 4 B + intervals; BAR_DEPART = interval count 4 B + intervals.
+ * - Counters (stats): messages and bytes sent (datagrams, their sizes), rounds, write notices
+ *   sent (units in the intervals of sent grants, arrivals and departures).
+ * Protocol bookkeeping (tables, encoding) is charged no CPU time (model: the per-message
+ * software cost of the network, 25-30 us, dominates it); sends, receives, signals, mprotect
+ * and traps are charged by the node.
+ * Units: bytes, core cycles.
+ */
+import { DUE, type Sim } from '@manycore/engine';
+import type { Dsm, DsmCore, DsmStats, SharedArrayDesc } from '../api';
+import { zeroStats } from '../api';
+import type { DsmTransport } from './transport';
+
+export const MSG = {
+  LOCK_REQ: 1,
+  LOCK_FWD: 2,
+  LOCK_GRANT: 3,
+  BAR_ARRIVE: 4,
+  BAR_DEPART: 5,
+  /** Unit requests and replies (a runtime's own) start here. */
+  UNIT: 16,
+} as const;
+
+export const HEADER_BYTES = 4;
+
+export interface Interval {
+  readonly proc: number;
+  readonly id: number;
+  readonly vt: Int32Array;
+  /** Sum of vt: a linear extension of happens-before (a < b implies sum(a) < sum(b)). */
+  readonly vtSum: number;
+  readonly units: Int32Array;
+}
+
+/** A growable little-endian message being encoded (allocates only when it grows). */
+export class Encoder {
+  buf = new Uint8Array(1 << 16);
+  dv = new DataView(this.buf.buffer);
+  pos = 0;
+  begin(type: number): void {
+    this.pos = HEADER_BYTES;
+    this.buf[0] = type;
+  }
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const b = new Uint8Array(size);
+    b.set(this.buf.subarray(0, this.pos));
+    this.buf = b;
+    this.dv = new DataView(b.buffer);
+  }
+  u32(v: number): void {
+    this.room(4);
+    this.dv.setUint32(this.pos, v >>> 0, true);
+    this.pos += 4;
+  }
+  u16(v: number): void {
+    this.room(2);
+    this.dv.setUint16(this.pos, v, true);
+    this.pos += 2;
+  }
+  bytes(src: Uint8Array): void {
+    this.room(src.length);
+    this.buf.set(src, this.pos);
+    this.pos += src.length;
+  }
+  words(src: Uint32Array, from: number, n: number): void {
+    this.room(4 * n);
+    for (let i = 0; i < n; i++) this.dv.setUint32(this.pos + 4 * i, src[from + i]!, true);
+    this.pos += 4 * n;
+  }
+}
+
+export abstract class LrcRuntime implements Dsm {
+  readonly me: number;
+  readonly procs: number;
+  readonly core: DsmCore;
+  readonly stats: DsmStats = zeroStats();
+  /** vt[p]: highest interval of p incorporated here. */
+  readonly vt: Int32Array;
+  /** log[p][i - 1]: interval i of processor p (every interval incorporated here). */
+  readonly log: Interval[][];
+  protected readonly out = new Encoder();
+  private readonly inbuf: Uint8Array;
+  private readonly partial: Array<Encoder | null>;
+  // locks
+  private readonly lockLast: Int32Array; // manager: last requester
+  private readonly tokenHere: Uint8Array;
+  private readonly held: Uint8Array;
+  private readonly queued: Int32Array; // a forwarded request waiting for the token here, -1 none
+  private readonly queuedVt: Int32Array; // its vt (procs per lock)
+  private granted = -1;
+  // barrier
+  private arrivals = 0;
+  private readonly arrivedVt: Int32Array; // manager: each processor's vt at arrival
+  private readonly arrived: Array<Uint8Array | null>; // manager: each arrival, incorporated at its own barrier
+  private departed = false;
+  /** Own interval number at the last barrier arrival (the manager has everything before it). */
+  private lastBarrierId = 0;
+
+  constructor(
+    protected readonly t: DsmTransport,
+    readonly locks: number,
+  ) {
+    this.me = t.me;
+    this.procs = t.procs;
+    this.core = t.core;
+    this.vt = new Int32Array(this.procs);
+    this.log = Array.from({ length: this.procs }, () => []);
+    this.inbuf = new Uint8Array(t.maxDatagramBytes);
+    this.partial = new Array<Encoder | null>(this.procs).fill(null);
+    this.lockLast = new Int32Array(Math.max(locks, 1));
+    for (let l = 0; l < locks; l++) this.lockLast[l] = l % this.procs;
+    this.tokenHere = new Uint8Array(Math.max(locks, 1));
+    for (let l = 0; l < locks; l++) this.tokenHere[l] = l % this.procs === this.me ? 1 : 0;
+    this.held = new Uint8Array(Math.max(locks, 1));
+    this.queued = new Int32Array(Math.max(locks, 1)).fill(-1);
+    this.queuedVt = new Int32Array(Math.max(locks, 1) * this.procs);
+    this.arrivedVt = new Int32Array(this.procs * this.procs);
+    this.arrived = new Array<Uint8Array | null>(this.procs).fill(null);
+  }
+
+  // ------------------------------------------------------------ the unit runtime's part
+
+  abstract alloc(name: string, count: number, objectBytes: number): SharedArrayDesc;
+  abstract open(arr: SharedArrayDesc, i: number, write: boolean): Sim<number>;
+  /** Units written in the interval being closed (then forgotten); empty when none. */
+  protected abstract takeDirty(): Int32Array;
+  /** The interval `id` of this processor was closed with `units` (write-protect them, keep twins). */
+  protected abstract intervalClosed(id: number, units: Int32Array): void;
+  /** A write notice (unit, proc, id) arrived: record it, invalidate the local copy. */
+  protected abstract invalidate(unit: number, proc: number, id: number): void;
+  /** A unit message (type >= MSG.UNIT) from `from`, body at [HEADER_BYTES, len) of `msg`. */
+  protected abstract serveUnit(type: number, from: number, msg: Uint8Array, dv: DataView, len: number): void;
+
+  // ------------------------------------------------------------ messages
+
+  /** Sends the encoded message to `to`, split into datagrams of at most maxDatagramBytes. */
+  protected sendOut(to: number): void {
+    const e = this.out;
+    const max = this.t.maxDatagramBytes;
+    const body = e.pos - HEADER_BYTES;
+    if (body + HEADER_BYTES <= max) {
+      e.buf[1] = 0;
+      this.datagram(to, e.buf, e.pos);
+      return;
+    }
+    // split: each datagram repeats the 4-byte header, with "more" set on all but the last
+    const chunk = max - HEADER_BYTES;
+    const type = e.buf[0]!;
+    const tmp = this.inbufOut ?? (this.inbufOut = new Uint8Array(max));
+    for (let off = 0; off < body; off += chunk) {
+      const n = Math.min(chunk, body - off);
+      tmp[0] = type;
+      tmp[1] = off + n < body ? 1 : 0;
+      tmp[2] = 0;
+      tmp[3] = 0;
+      tmp.set(e.buf.subarray(HEADER_BYTES + off, HEADER_BYTES + off + n), HEADER_BYTES);
+      this.datagram(to, tmp, HEADER_BYTES + n);
+    }
+  }
+  private inbufOut: Uint8Array | null = null;
+
+  private datagram(to: number, buf: Uint8Array, bytes: number): void {
+    this.t.send(to, buf, bytes);
+    this.stats.messages += 1;
+    this.stats.bytes += bytes;
+  }
+
+  /** Takes one datagram (blocking) and handles it, or buffers it when more of its message follows. */
+  private *takeOne(): Sim<void> {
+    const n = yield* this.t.receiveAny(this.inbuf);
+    const from = this.t.lastFrom;
+    const more = this.inbuf[1] === 1;
+    let p = this.partial[from] ?? null;
+    if (!more && !p) {
+      this.handle(from, this.inbuf, n);
+      return;
+    }
+    if (!p) {
+      p = new Encoder();
+      p.begin(this.inbuf[0]!);
+      this.partial[from] = p;
+    }
+    p.bytes(this.inbuf.subarray(HEADER_BYTES, n));
+    if (!more) {
+      this.partial[from] = null;
+      this.handle(from, p.buf, p.pos);
+    }
+  }
+
+  private handle(from: number, msg: Uint8Array, len: number): void {
+    const type = msg[0]!;
+    const dv = new DataView(msg.buffer, msg.byteOffset, len);
+    switch (type) {
+      case MSG.LOCK_REQ: {
+        const l = dv.getUint32(4, true);
+        this.manage(l, dv.getUint32(8, true), dv, 12);
+        return;
+      }
+      case MSG.LOCK_FWD: {
+        const l = dv.getUint32(4, true);
+        this.forwarded(l, dv.getUint32(8, true), dv, 12);
+        return;
+      }
+      case MSG.LOCK_GRANT: {
+        const l = dv.getUint32(4, true);
+        this.incorporate(dv, 8);
+        this.tokenHere[l] = 1;
+        this.granted = l;
+        return;
+      }
+      case MSG.BAR_ARRIVE: {
+        if (this.me !== 0) throw new Error(`dsm processor ${this.me}: a barrier arrival from ${from} reached a processor that is not the barrier manager`);
+        for (let p = 0; p < this.procs; p++) this.arrivedVt[from * this.procs + p] = dv.getInt32(4 + 4 * p, true);
+        // kept until the manager itself reaches the barrier: its own interval is still open, and
+        // it may see the others' writes only at its departure (lazy release consistency)
+        this.arrived[from] = msg.slice(0, len);
+        this.arrivals++;
+        return;
+      }
+      case MSG.BAR_DEPART:
+        this.incorporate(dv, 4);
+        this.departed = true;
+        return;
+      default:
+        if (type >= MSG.UNIT) this.serveUnit(type, from, msg, dv, len);
+        else throw new Error(`dsm processor ${this.me}: unknown message type ${type} from ${from}`);
+    }
+  }
+
+  /** Serves every datagram that has arrived by now; one signal if there was any (the process was computing). */
+  protected *serveArrived(): Sim<void> {
+    if (this.t.pendingArrivalPs() > this.core.now) return;
+    this.t.interrupt();
+    while (this.t.pendingArrivalPs() <= this.core.now) {
+      yield* this.takeOne();
+      if (this.core.due()) yield DUE;
+    }
+  }
+
+  /** Serves arriving datagrams until `done()` (a reply this processor waits for). */
+  protected *waitUntil(done: () => boolean): Sim<void> {
+    while (!done()) {
+      yield* this.takeOne();
+      if (this.core.due()) yield DUE;
+    }
+  }
+
+  // ------------------------------------------------------------ intervals
+
+  private encodeIntervalsSince(since: Int32Array, sinceOff: number): void {
+    // every interval here that `since` has not seen, by processor then number
+    const e = this.out;
+    const countAt = e.pos;
+    e.u32(0);
+    let count = 0;
+    for (let p = 0; p < this.procs; p++) {
+      const seen = since[sinceOff + p]!;
+      const mine = this.log[p]!;
+      for (let i = seen; i < this.vt[p]!; i++) {
+        this.encodeInterval(mine[i]!);
+        count++;
+      }
+    }
+    e.dv.setUint32(countAt, count, true);
+  }
+
+  private encodeInterval(iv: Interval): void {
+    const e = this.out;
+    e.u32(iv.proc);
+    e.u32(iv.id);
+    for (let p = 0; p < this.procs; p++) e.u32(iv.vt[p]!);
+    e.u32(iv.units.length);
+    for (let k = 0; k < iv.units.length; k++) e.u32(iv.units[k]!);
+    this.stats.writeNotices += iv.units.length;
+  }
+
+  /** Incorporates the intervals encoded at `off` (count, then intervals). */
+  private incorporate(dv: DataView, off: number): void {
+    const n = dv.getUint32(off, true);
+    off += 4;
+    for (let k = 0; k < n; k++) {
+      const proc = dv.getUint32(off, true);
+      const id = dv.getUint32(off + 4, true);
+      off += 8;
+      const vtAt = off;
+      off += 4 * this.procs;
+      const units = dv.getUint32(off, true);
+      off += 4;
+      if (id <= this.vt[proc]!) {
+        off += 4 * units; // seen already
+        continue;
+      }
+      if (id !== this.vt[proc]! + 1) throw new Error(`dsm processor ${this.me}: interval ${id} of processor ${proc} arrived before interval ${this.vt[proc]! + 1}`);
+      const vt = new Int32Array(this.procs);
+      let sum = 0;
+      for (let p = 0; p < this.procs; p++) {
+        vt[p] = dv.getInt32(vtAt + 4 * p, true);
+        sum += vt[p]!;
+      }
+      const u = new Int32Array(units);
+      for (let j = 0; j < units; j++) u[j] = dv.getUint32(off + 4 * j, true);
+      off += 4 * units;
+      this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u });
+      this.vt[proc] = id;
+      for (let j = 0; j < units; j++) this.invalidate(u[j]!, proc, id);
+    }
+  }
+
+  /** Closes this processor's interval (a release): numbers it if it wrote anything. */
+  protected closeInterval(): void {
+    const units = this.takeDirty();
+    if (units.length === 0) return;
+    const id = this.vt[this.me]! + 1;
+    this.vt[this.me] = id;
+    const vt = Int32Array.from(this.vt);
+    let sum = 0;
+    for (let p = 0; p < this.procs; p++) sum += vt[p]!;
+    this.log[this.me]!.push({ proc: this.me, id, vt, vtSum: sum, units });
+    this.intervalClosed(id, units);
+  }
+
+  // ------------------------------------------------------------ locks
+
+  private checkLock(lock: number): void {
+    if (!Number.isInteger(lock) || lock < 0 || lock >= this.locks) throw new Error(`dsm: lock ${lock} does not exist (the application declared ${this.locks}: 0..${this.locks - 1})`);
+  }
+
+  *acquire(lock: number): Sim<void> {
+    this.checkLock(lock);
+    if (this.held[lock]) throw new Error(`dsm processor ${this.me}: acquires lock ${lock}, which it holds`);
+    yield* this.serveArrived();
+    this.closeInterval(); // the interval before the acquire ends (TreadMarks starts a new one)
+    if (this.tokenHere[lock] && this.queued[lock] < 0) {
+      this.held[lock] = 1;
+      return;
+    }
+    this.granted = -1;
+    const m = lock % this.procs;
+    if (m === this.me) this.manage(lock, this.me, this.vtView(), 0);
+    else {
+      const e = this.out;
+      e.begin(MSG.LOCK_REQ);
+      e.u32(lock);
+      e.u32(this.me);
+      for (let p = 0; p < this.procs; p++) e.u32(this.vt[p]!);
+      this.sendOut(m);
+    }
+    this.stats.rounds += 1;
+    yield* this.waitUntil(() => this.granted === lock);
+    this.held[lock] = 1;
+  }
+
+  private vtBuf: DataView | null = null;
+  /** This processor's vt as a DataView (to handle its own request like a received one). */
+  private vtView(): DataView {
+    if (!this.vtBuf) this.vtBuf = new DataView(new ArrayBuffer(4 * this.procs));
+    for (let p = 0; p < this.procs; p++) this.vtBuf.setInt32(4 * p, this.vt[p]!, true);
+    return this.vtBuf;
+  }
+
+  /** Manager: a request for `lock` from `requester` (vt at dv[vtOff..]). */
+  private manage(lock: number, requester: number, dv: DataView, vtOff: number): void {
+    const last = this.lockLast[lock]!;
+    this.lockLast[lock] = requester;
+    if (last === this.me) this.forwarded(lock, requester, dv, vtOff);
+    else {
+      const e = this.out;
+      e.begin(MSG.LOCK_FWD);
+      e.u32(lock);
+      e.u32(requester);
+      for (let p = 0; p < this.procs; p++) e.u32(dv.getInt32(vtOff + 4 * p, true));
+      this.sendOut(last);
+    }
+  }
+
+  /** Token holder (or future holder): grant now if free, else queue until the release. */
+  private forwarded(lock: number, requester: number, dv: DataView, vtOff: number): void {
+    for (let p = 0; p < this.procs; p++) this.queuedVt[lock * this.procs + p] = dv.getInt32(vtOff + 4 * p, true);
+    if (requester === this.me) {
+      // this processor's own request came back to it: it is the last requester and holds the token
+      if (!this.tokenHere[lock]) throw new Error(`dsm processor ${this.me}: lock ${lock} request returned to a processor without its token`);
+      this.tokenHere[lock] = 1;
+      this.granted = lock;
+      return;
+    }
+    if (this.queued[lock]! >= 0) throw new Error(`dsm processor ${this.me}: two requests for lock ${lock} queued here`);
+    this.queued[lock] = requester;
+    if (this.tokenHere[lock] && !this.held[lock]) this.grantQueued(lock);
+  }
+
+  private grantQueued(lock: number): void {
+    const r = this.queued[lock]!;
+    this.queued[lock] = -1;
+    this.tokenHere[lock] = 0;
+    const e = this.out;
+    e.begin(MSG.LOCK_GRANT);
+    e.u32(lock);
+    this.encodeIntervalsSince(this.queuedVt, lock * this.procs);
+    this.sendOut(r);
+  }
+
+  *release(lock: number): Sim<void> {
+    this.checkLock(lock);
+    if (!this.held[lock]) throw new Error(`dsm processor ${this.me}: releases lock ${lock}, which it does not hold`);
+    yield* this.serveArrived();
+    this.closeInterval();
+    this.held[lock] = 0;
+    if (this.queued[lock]! >= 0) this.grantQueued(lock);
+  }
+
+  // ------------------------------------------------------------ barrier
+
+  *barrier(): Sim<void> {
+    yield* this.serveArrived();
+    this.closeInterval();
+    this.stats.rounds += 1;
+    if (this.me !== 0) {
+      const e = this.out;
+      e.begin(MSG.BAR_ARRIVE);
+      for (let p = 0; p < this.procs; p++) e.u32(this.vt[p]!);
+      // own intervals since the last arrival (the manager has the rest from their creators)
+      e.u32(this.vt[this.me]! - this.lastBarrierId);
+      for (let i = this.lastBarrierId; i < this.vt[this.me]!; i++) this.encodeInterval(this.log[this.me]![i]!);
+      this.lastBarrierId = this.vt[this.me]!;
+      this.departed = false;
+      this.sendOut(0);
+      yield* this.waitUntil(() => this.departed);
+      return;
+    }
+    yield* this.waitUntil(() => this.arrivals === this.procs - 1);
+    this.arrivals = 0;
+    for (let q = 1; q < this.procs; q++) {
+      const m = this.arrived[q]!;
+      this.arrived[q] = null;
+      this.incorporate(new DataView(m.buffer, m.byteOffset, m.length), 4 + 4 * this.procs);
+    }
+    for (let q = 1; q < this.procs; q++) {
+      const e = this.out;
+      e.begin(MSG.BAR_DEPART);
+      this.encodeIntervalsSince(this.arrivedVt, q * this.procs);
+      this.sendOut(q);
+      if (this.core.due()) yield DUE; // the departures' lines fill the epoch's write log
+    }
+  }
+
+  *poll(): Sim<void> {
+    yield* this.serveArrived();
+    if (this.core.due()) yield DUE;
+  }
+}

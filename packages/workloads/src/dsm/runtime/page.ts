@@ -1,0 +1,344 @@
+/**
+ * The page-based runtime (TreadMarks-like; ../shared/reference/dsm.md section 3, paper 004
+ * lines 33, 50, 137, 154, 379): the unit of sharing is a 4 KB page, access is detected by page
+ * protection, and a multiple-writer protocol with twins and diffs keeps the pages consistent
+ * under lazy release consistency (lrc.ts).
+ *
+ * Contract
+ * - Layout: every shared array starts at a page boundary, contiguous, at the same address on
+ *   every processor (all shared memory at one virtual address); arrays follow each other in
+ *   allocation order. Twins live in a private area above the shared range.
+ * - Initial state: every page valid read-only with zeros on every processor (the pages of a
+ *   freshly allocated region are identical zeros everywhere, so no processor fetches them: the
+ *   paper's SOR counts, 4962 overlapped requests = 2 x 62 x 40 + 2, leave no room for cold
+ *   fetches). A page is counted in memory when this processor first opens or updates it.
+ * - Write: the first write to a page in an interval faults; the runtime makes a twin (a copy of
+ *   the page) and makes the page read-write. At the interval's close (release, barrier arrival,
+ *   acquire) each dirty page gets a write notice and is write-protected again; its twin is kept.
+ * - Lazy diff creation (TreadMarks, Keleher's lazy diffing): the diff of interval i (the page's
+ *   words that differ from the twin, run-length encoded) is made only when first needed: a diff
+ *   request for it, a write fault on the page in a later interval (before the new twin), or a
+ *   write notice from another processor invalidating the page. Then the twin is freed and the
+ *   diff kept (no garbage collection of diffs here).
+ * - Diff encoding: runs of changed 32-bit words: start word 2 B + word count 2 B + 4 B per word.
+ * - Invalidation: a write notice (page, p, i) from another processor is recorded as unapplied and
+ *   the page made invalid (mprotect none) if it was not.
+ * - Fault on an invalid page: one diff request to every processor named in the page's unapplied
+ *   notices, all sent before waiting (one overlapped request, one round), each asking for that
+ *   writer's diffs of the page for intervals [first, last] (DIFF_REQ: page 4 B, first 4 B,
+ *   last 4 B); each reply (DIFF_REPLY: page 4 B, diff count 4 B, then per diff interval 4 B +
+ *   length 4 B + runs) carries every diff of those intervals that touched the page (diff
+ *   accumulation). The diffs are applied in happens-before order (sum of the interval's vector
+ *   timestamp, then processor), then the page is made read-only (or read-write with a twin for
+ *   a write fault).
+ * - Costs: faults (the node's trap), mprotect calls (the node's kernel cost), twins, diff
+ *   creation and diff application as whole-line copies through the caches (loadLines /
+ *   storeLines), plus one compare per word for a diff (model: a compare and branch per word).
+ * - Memory per processor: pages opened or updated here x 4 KB + live twins x 4 KB + bytes of
+ *   the diffs kept.
+ * Units: bytes, core cycles.
+ */
+import { DUE, PROT_NONE, PROT_READ, PROT_READ_WRITE, type Sim } from '@manycore/engine';
+import type { SharedArrayDesc } from '../api';
+import { HEADER_BYTES, LrcRuntime, MSG } from './lrc';
+import type { DsmTransport } from './transport';
+
+export const PAGE_BYTES = 4096;
+const PAGE_WORDS = PAGE_BYTES / 4;
+const PAGE_LINES = PAGE_BYTES / 32;
+/** Twin area (model): at most this many twins live at once on one processor. */
+export const MAX_TWINS = 1024;
+const DIFF_REQ = MSG.UNIT;
+const DIFF_REPLY = MSG.UNIT + 1;
+/** CPU cycles per word compared when making a diff (model: a compare and a branch). */
+const DIFF_COMPARE_CYCLES_PER_WORD = 1;
+
+interface PageArray extends SharedArrayDesc {
+  readonly base: number;
+}
+
+export class PageRuntime extends LrcRuntime {
+  private readonly arrays: PageArray[] = [];
+  private next: number;
+  private readonly pages: number;
+  private readonly twinBase: number;
+  private readonly allocated: Uint8Array;
+  private readonly twinSlot: Int32Array;
+  /** Interval whose diff the twin waits to make (0: the twin belongs to the open interval). */
+  private readonly twinInterval: Int32Array;
+  private readonly dirty: Uint8Array;
+  private dirtyList: number[] = [];
+  private readonly freeTwins: number[] = [];
+  /** Unapplied write notices per page: proc * 2^32 + interval, in arrival order. */
+  private readonly pending: Array<number[] | undefined>;
+  /** Diffs this processor made: key interval * pages + page. */
+  private readonly diffs = new Map<number, Uint8Array>();
+  private readonly a = new Uint32Array(PAGE_WORDS);
+  private readonly b = new Uint32Array(PAGE_WORDS);
+  private readonly runBuf = new Uint8Array(PAGE_BYTES + 4 * PAGE_WORDS);
+  private readonly runDv = new DataView(this.runBuf.buffer);
+  // the fault being served: replies expected and received
+  private awaiting = 0;
+  private fetchPage = -1;
+  private readonly got: Array<{ proc: number; id: number; vtSum: number; diff: Uint8Array }> = [];
+
+  constructor(t: DsmTransport, locks: number) {
+    super(t, locks);
+    const twinBytes = MAX_TWINS * PAGE_BYTES;
+    const sharedBytes = Math.floor((t.regionBytes - twinBytes) / PAGE_BYTES) * PAGE_BYTES;
+    if (sharedBytes <= 0) throw new Error(`dsm page runtime: the node's memory (${t.regionBytes} B for the runtime) is smaller than its twin area (${twinBytes} B)`);
+    this.pages = sharedBytes / PAGE_BYTES;
+    this.next = t.sharedBase;
+    this.twinBase = t.sharedBase + sharedBytes;
+    for (let s = MAX_TWINS - 1; s >= 0; s--) this.freeTwins.push(s);
+    this.allocated = new Uint8Array(this.pages);
+    this.twinSlot = new Int32Array(this.pages).fill(-1);
+    this.twinInterval = new Int32Array(this.pages);
+    this.dirty = new Uint8Array(this.pages);
+    this.pending = new Array<number[] | undefined>(this.pages);
+    t.protectPages(t.sharedBase, sharedBytes, PAGE_BYTES, PROT_READ, (addr, write) => this.fault(addr, write));
+  }
+
+  alloc(name: string, count: number, objectBytes: number): SharedArrayDesc {
+    if (!Number.isInteger(count) || count < 1 || !Number.isInteger(objectBytes) || objectBytes < 1 || objectBytes % 4 !== 0)
+      throw new Error(`dsm alloc ${name}: count ${count} and objectBytes ${objectBytes} must be positive integers, objectBytes a multiple of 4`);
+    const bytes = Math.ceil((count * objectBytes) / PAGE_BYTES) * PAGE_BYTES;
+    if (this.next + bytes > this.twinBase)
+      throw new Error(
+        `dsm alloc ${name}: ${count} x ${objectBytes} B does not fit in the shared range of a node (${(this.twinBase - this.t.sharedBase) / 1048576} MB; memory.privateBytes sets it)`,
+      );
+    const d: PageArray = { id: this.arrays.length, name, count, objectBytes, base: this.next };
+    this.arrays.push(d);
+    this.next += bytes;
+    return d;
+  }
+
+  *open(arr: SharedArrayDesc, i: number, write: boolean): Sim<number> {
+    const d = this.arrays[arr.id];
+    if (!d || d.name !== arr.name) throw new Error(`dsm open: array ${arr.name} (id ${arr.id}) was not allocated by this runtime`);
+    if (!Number.isInteger(i) || i < 0 || i >= d.count) throw new Error(`dsm open ${d.name}: object ${i} is outside 0..${d.count - 1}`);
+    yield* this.serveArrived();
+    const addr = d.base + i * d.objectBytes;
+    const first = (addr - this.t.sharedBase) / PAGE_BYTES;
+    const firstPage = Math.floor(first);
+    const lastPage = Math.floor((addr + d.objectBytes - 1 - this.t.sharedBase) / PAGE_BYTES);
+    for (let p = firstPage; p <= lastPage; p++) this.touchMemory(p);
+    yield* this.core.touch(addr, d.objectBytes, write);
+    return addr;
+  }
+
+  private touchMemory(page: number): void {
+    if (this.allocated[page]) return;
+    this.allocated[page] = 1;
+    this.stats.memoryBytes += PAGE_BYTES;
+    this.stats.allocatedBytes += PAGE_BYTES;
+  }
+
+  private pageAddr(page: number): number {
+    return this.t.sharedBase + page * PAGE_BYTES;
+  }
+
+  // ------------------------------------------------------------ twins and diffs
+
+  private makeTwin(page: number): void {
+    const slot = this.freeTwins.pop();
+    if (slot === undefined) throw new Error(`dsm processor ${this.me}: more than ${MAX_TWINS} twins live at once (the runtime's twin area)`);
+    this.t.loadLines(this.pageAddr(page), PAGE_LINES, this.a, 0);
+    this.t.storeLines(this.twinBase + slot * PAGE_BYTES, PAGE_LINES, this.a, 0);
+    this.twinSlot[page] = slot;
+    this.twinInterval[page] = 0;
+    this.core.protection.markPage(page, true); // for the page map: this page has a twin
+    this.stats.twins += 1;
+    this.stats.memoryBytes += PAGE_BYTES;
+  }
+
+  /** Makes the diff of the twin's closed interval (page vs twin), keeps it, frees the twin. */
+  private makeDiff(page: number): void {
+    const slot = this.twinSlot[page]!;
+    const id = this.twinInterval[page]!;
+    this.t.loadLines(this.pageAddr(page), PAGE_LINES, this.a, 0);
+    this.t.loadLines(this.twinBase + slot * PAGE_BYTES, PAGE_LINES, this.b, 0);
+    this.t.core.compute(PAGE_WORDS * DIFF_COMPARE_CYCLES_PER_WORD);
+    const a = this.a;
+    const b = this.b;
+    const dv = this.runDv;
+    let pos = 0;
+    let w = 0;
+    while (w < PAGE_WORDS) {
+      if (a[w] === b[w]) {
+        w++;
+        continue;
+      }
+      const start = w;
+      while (w < PAGE_WORDS && a[w] !== b[w]) w++;
+      dv.setUint16(pos, start, true);
+      dv.setUint16(pos + 2, w - start, true);
+      pos += 4;
+      for (let k = start; k < w; k++, pos += 4) dv.setUint32(pos, a[k]!, true);
+    }
+    const diff = this.runBuf.slice(0, pos);
+    this.diffs.set(id * this.pages + page, diff);
+    this.stats.diffs += 1;
+    this.stats.memoryBytes += diff.length - PAGE_BYTES; // the diff kept, the twin freed
+    this.freeTwins.push(slot);
+    this.core.protection.markPage(page, false);
+    this.twinSlot[page] = -1;
+    this.twinInterval[page] = 0;
+  }
+
+  // ------------------------------------------------------------ LRC hooks
+
+  protected takeDirty(): Int32Array {
+    const u = Int32Array.from(this.dirtyList);
+    this.dirtyList = [];
+    return u;
+  }
+
+  protected intervalClosed(id: number, units: Int32Array): void {
+    for (let k = 0; k < units.length; k++) {
+      const page = units[k]!;
+      this.dirty[page] = 0;
+      this.twinInterval[page] = id;
+      this.t.mprotect(page, PROT_READ);
+    }
+  }
+
+  protected invalidate(page: number, proc: number, id: number): void {
+    let list = this.pending[page];
+    if (!list) list = this.pending[page] = [];
+    list.push(proc * 4294967296 + id);
+    if (this.core.protection.get(page) === PROT_NONE) return;
+    if (this.twinSlot[page]! >= 0) this.makeDiff(page); // keep this processor's changes before they are overwritten
+    this.t.mprotect(page, PROT_NONE);
+  }
+
+  protected serveUnit(type: number, from: number, _msg: Uint8Array, dv: DataView, len: number): void {
+    if (type === DIFF_REQ) {
+      const page = dv.getUint32(4, true);
+      const firstId = dv.getUint32(8, true);
+      const lastId = dv.getUint32(12, true);
+      const e = this.out;
+      e.begin(DIFF_REPLY);
+      e.u32(page);
+      const countAt = e.pos;
+      e.u32(0);
+      let n = 0;
+      for (let id = firstId; id <= lastId; id++) {
+        if (this.twinSlot[page]! >= 0 && this.twinInterval[page] === id) this.makeDiff(page);
+        const diff = this.diffs.get(id * this.pages + page);
+        if (!diff) continue;
+        e.u32(id);
+        e.u32(diff.length);
+        e.bytes(diff);
+        n++;
+      }
+      e.dv.setUint32(countAt, n, true);
+      this.sendOut(from);
+      return;
+    }
+    if (type === DIFF_REPLY) {
+      const page = dv.getUint32(4, true);
+      if (page !== this.fetchPage) throw new Error(`dsm processor ${this.me}: a diff reply for page ${page} arrived while fetching page ${this.fetchPage}`);
+      const n = dv.getUint32(8, true);
+      let off = 12;
+      for (let k = 0; k < n; k++) {
+        const id = dv.getUint32(off, true);
+        const bytes = dv.getUint32(off + 4, true);
+        off += 8;
+        const iv = this.log[from]![id - 1];
+        if (!iv) throw new Error(`dsm processor ${this.me}: a diff of interval ${id} of processor ${from}, which it has not seen`);
+        this.got.push({ proc: from, id, vtSum: iv.vtSum, diff: new Uint8Array(dv.buffer.slice(dv.byteOffset + off, dv.byteOffset + off + bytes)) });
+        off += bytes;
+      }
+      if (off !== len) throw new Error(`dsm processor ${this.me}: a diff reply of ${len} B decoded to ${off} B`);
+      this.awaiting--;
+      return;
+    }
+    throw new Error(`dsm processor ${this.me}: unknown page-runtime message type ${type} from ${from}`);
+  }
+
+  // ------------------------------------------------------------ faults
+
+  private *fault(addr: number, write: boolean): Sim<void> {
+    const page = Math.floor((addr - this.t.sharedBase) / PAGE_BYTES);
+    if (write) this.stats.writeFaults += 1;
+    else this.stats.readFaults += 1;
+    this.touchMemory(page);
+    const level = this.core.protection.get(page);
+    if (level === PROT_NONE) {
+      yield* this.fetchDiffs(page);
+      if (write) {
+        this.makeTwin(page);
+        this.markDirty(page);
+        // the page stays read-write (fetchDiffs left it so)
+      } else this.t.mprotect(page, PROT_READ);
+    } else if (write) {
+      if (this.twinSlot[page]! >= 0) this.makeDiff(page); // the previous interval's diff, before the new writes
+      this.makeTwin(page);
+      this.markDirty(page);
+      this.t.mprotect(page, PROT_READ_WRITE);
+    }
+    if (this.core.due()) yield DUE;
+  }
+
+  private markDirty(page: number): void {
+    if (this.dirty[page]) return;
+    this.dirty[page] = 1;
+    this.dirtyList.push(page);
+  }
+
+  /** Brings an invalid page up to date: diff requests to every writer at once, then the diffs in happens-before order. Leaves it read-write. */
+  private *fetchDiffs(page: number): Sim<void> {
+    const list = this.pending[page] ?? [];
+    this.pending[page] = undefined;
+    // per writer: the first and last unapplied interval
+    const first = new Map<number, number>();
+    const last = new Map<number, number>();
+    for (const key of list) {
+      const proc = Math.floor(key / 4294967296);
+      const id = key - proc * 4294967296;
+      if (!first.has(proc) || id < first.get(proc)!) first.set(proc, id);
+      if (!last.has(proc) || id > last.get(proc)!) last.set(proc, id);
+    }
+    this.fetchPage = page;
+    this.got.length = 0;
+    this.awaiting = 0;
+    for (const proc of [...first.keys()].sort((x, y) => x - y)) {
+      const e = this.out;
+      e.begin(DIFF_REQ);
+      e.u32(page);
+      e.u32(first.get(proc)!);
+      e.u32(last.get(proc)!);
+      this.sendOut(proc);
+      this.awaiting++;
+    }
+    this.stats.overlappedRequests += 1;
+    this.stats.rounds += 1;
+    yield* this.waitUntil(() => this.awaiting === 0);
+    this.fetchPage = -1;
+    this.got.sort((x, y) => x.vtSum - y.vtSum || x.proc - y.proc || x.id - y.id);
+    this.t.mprotect(page, PROT_READ_WRITE);
+    const addr = this.pageAddr(page);
+    this.t.loadLines(addr, PAGE_LINES, this.a, 0);
+    for (const g of this.got) {
+      const d = g.diff;
+      const dv = new DataView(d.buffer, d.byteOffset, d.length);
+      let pos = 0;
+      while (pos < d.length) {
+        const start = dv.getUint16(pos, true);
+        const n = dv.getUint16(pos + 2, true);
+        pos += 4;
+        for (let k = 0; k < n; k++, pos += 4) this.a[start + k] = dv.getUint32(pos, true);
+      }
+    }
+    this.t.storeLines(addr, PAGE_LINES, this.a, 0);
+    this.got.length = 0;
+  }
+}
+
+/** Bytes of the run-length diff encoding of `changed` words in `runs` runs (for tests and views). */
+export function diffBytes(runs: number, changed: number): number {
+  return 4 * runs + 4 * changed;
+}
+
+export { HEADER_BYTES };

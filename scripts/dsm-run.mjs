@@ -1,0 +1,36 @@
+// Runs one `dsm` experiment inline (one thread) and prints its row and the wall time: for the
+// Must-show numbers (SOR on 32 processors at paper-sm beside paper 004 Table 4) and the Speed
+// targets, which are too long for the unit suite. Bundles the workloads with esbuild into a
+// private temporary directory (not the shared packages/cli/dist), so it needs no lock.
+// Usage: node scripts/dsm-run.mjs app=sor processors=32 size=paper-sm [runtime=page] [key=value ...]
+// (DSM_WORKLOAD=dsm-fetch runs the diff-fetch measurement instead.)
+import { build } from 'esbuild';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dir = mkdtempSync(join(tmpdir(), 'dsm-run-'));
+const entry = join(dir, 'entry.ts');
+writeFileSync(
+  entry,
+  `export { Simulation } from ${JSON.stringify(join(root, 'packages/engine/src/index.ts'))};\nexport { workloads } from ${JSON.stringify(join(root, 'packages/workloads/src/index.ts'))};\n`,
+);
+await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: join(dir, 'bundle.mjs'), logLevel: 'warning' });
+const { Simulation, workloads } = await import(pathToFileURL(join(dir, "bundle.mjs")).href);
+const workloadName = process.env.DSM_WORKLOAD ?? "dsm";
+
+const params = {};
+let preset = 'cluster-1999';
+for (const a of process.argv.slice(2)) {
+  const [k, v] = a.split('=');
+  if (k === 'preset') preset = v;
+  else params[k] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
+}
+const t0 = performance.now();
+const cpu0 = process.cpuUsage();
+const r = new Simulation({ version: 1, chip: { preset }, workload: { name: workloadName, params }, seed: 1 }, workloads).runInline();
+const wallS = (performance.now() - t0) / 1000;
+const cpuS = (process.cpuUsage(cpu0).user + process.cpuUsage(cpu0).system) / 1e6; // CPU time: wall time on a shared machine overstates
+console.log(JSON.stringify({ params, wallS: Math.round(wallS * 10) / 10, cpuS: Math.round(cpuS * 10) / 10, digest: r.digest, rows: r.workload.rows }, null, 1));
