@@ -4,8 +4,7 @@ import type { CheckResult, Dsm, DsmApp } from '../api';
 import { barnesHut, bhArraysOf, bhReferenceCached, type BhSize } from './barnes-hut';
 import { B_VEL, BODY_BYTES, CELL_BYTES, LEAF_BYTES } from './bh-model';
 import { bhReference } from './bh-reference';
-import { runInterleaved, runPhases } from './fine-test-helper';
-import { runOnLocal } from './test-helper';
+import { runInterleaved, runOnLocal, runPhases } from './test-helper';
 
 const tiny: BhSize = { bodies: 256, steps: 2 };
 

@@ -190,6 +190,8 @@ class BhProc {
   private readonly stackDsq = new Float64Array(512);
   private readonly min = new Float64Array(3);
   private readonly max = new Float64Array(3);
+  /** hackcofm's sums for the node being closed: mass, cost, mass-weighted x, y, z (addChild, storeCofm). */
+  private readonly cofm = new Float64Array(5);
   private localDepth = 0;
   /** This step's stamp (step + 1), written into the `done` field of every cell and leaf made in the step. */
   private stamp = 0;
@@ -308,23 +310,28 @@ class BhProc {
     core.compute(4 * FADD + FMUL, 10);
   }
 
+  /** The fields a new cell and a new leaf share, stored in this order: type, no mass, level, parent and child refs, owner, no links, seq, this step's stamp. */
+  private initNode(p: number, type: number, level: number, parentRef: number, child: number, seq: number): void {
+    const core = this.core;
+    core.store32(p + N_TYPE, type);
+    core.storeF64(p + N_MASS, 0);
+    core.store32(p + N_LEVEL, level);
+    core.store32(p + N_PARENT, parentRef);
+    core.store32(p + N_CHILD, child);
+    core.store32(p + T_PROC, this.me);
+    core.store32(p + T_NEXT, 0);
+    core.store32(p + T_PREV, 0);
+    core.store32(p + T_SEQ, seq);
+    core.store32(p + T_DONE, this.stamp);
+  }
+
   private *makeCell(parent: number, level: number): Sim<number> {
     if (this.myncell === this.maxmycell) throw new Error(`barnes-hut: processor ${this.me} needs more than ${this.maxmycell} cells`);
     const c = this.me * this.maxmycell + this.myncell;
     this.mycells[this.myncell++] = c;
     const p = yield* this.dsm.open(this.a.cells, c, true);
-    const core = this.core;
-    core.store32(p + N_TYPE, CELL);
-    core.storeF64(p + N_MASS, 0);
-    core.store32(p + N_LEVEL, level);
-    core.store32(p + N_PARENT, parent < 0 ? 0 : cellRef(parent));
-    core.store32(p + N_CHILD, 0);
-    core.store32(p + T_PROC, this.me);
-    core.store32(p + T_NEXT, 0);
-    core.store32(p + T_PREV, 0);
-    core.store32(p + T_SEQ, c);
-    core.store32(p + T_DONE, this.stamp);
-    for (let i = 0; i < 8; i++) core.store32(p + C_SUBP + 4 * i, 0);
+    this.initNode(p, CELL, level, parent < 0 ? 0 : cellRef(parent), 0, c);
+    for (let i = 0; i < 8; i++) this.core.store32(p + C_SUBP + 4 * i, 0);
     return c;
   }
 
@@ -334,16 +341,7 @@ class BhProc {
     this.myleaves[this.mynleaf++] = l;
     const p = yield* this.dsm.open(this.a.leaves, l, true);
     const core = this.core;
-    core.store32(p + N_TYPE, LEAF);
-    core.storeF64(p + N_MASS, 0);
-    core.store32(p + N_LEVEL, level);
-    core.store32(p + N_PARENT, cellRef(parent));
-    core.store32(p + N_CHILD, kid);
-    core.store32(p + T_PROC, this.me);
-    core.store32(p + T_NEXT, 0);
-    core.store32(p + T_PREV, 0);
-    core.store32(p + T_SEQ, l);
-    core.store32(p + T_DONE, this.stamp);
+    this.initNode(p, LEAF, level, cellRef(parent), kid, l);
     core.store32(p + L_NUMB, 0);
     for (let i = 0; i < MAX_BODIES_PER_LEAF; i++) core.store32(p + L_BODYP + 4 * i, 0);
     if (depthOf(level) > this.localDepth) this.localDepth = depthOf(level);
@@ -524,53 +522,49 @@ class BhProc {
         if (this.leafDepth[i] !== d) continue;
         const lp = yield* dsm.open(this.a.leaves, this.myleaves[i]!, true);
         const nb = core.load32(lp + L_NUMB);
-        let m = 0;
-        let c = 0;
-        let x = 0;
-        let y = 0;
-        let z = 0;
-        for (let k = 0; k < nb; k++) {
-          const bp = yield* dsm.open(this.a.bodies, core.load32(lp + L_BODYP + 4 * k) - 1, false);
-          const bm = core.loadF64(bp + N_MASS);
-          m += bm;
-          c += core.load32(bp + N_COST);
-          x += core.loadF64(bp + N_POS) * bm;
-          y += core.loadF64(bp + N_POS + 8) * bm;
-          z += core.loadF64(bp + N_POS + 16) * bm;
-          core.compute(COFM_CHILD_CYCLES, COFM_CHILD_INSTRUCTIONS);
-        }
-        this.storeCofm(lp, m, c, x, y, z);
+        this.cofm.fill(0);
+        for (let k = 0; k < nb; k++) this.addChild(yield* dsm.open(this.a.bodies, core.load32(lp + L_BODYP + 4 * k) - 1, false));
+        this.storeCofm(lp);
         yield* dsm.poll();
       }
       for (let i = 0; i < this.myncell; i++) {
         if (this.cellDepth[i] !== d) continue;
         const cp = yield* dsm.open(this.a.cells, this.mycells[i]!, true);
-        let m = 0;
-        let c = 0;
-        let x = 0;
-        let y = 0;
-        let z = 0;
+        this.cofm.fill(0);
         for (let k = 0; k < 8; k++) {
           const r = core.load32(cp + C_SUBP + 4 * k);
           if (r === 0) continue;
-          const rp = yield* dsm.open(isCellRef(r) ? this.a.cells : this.a.leaves, refIndex(r), false);
-          const rm = core.loadF64(rp + N_MASS);
-          m += rm;
-          c += core.load32(rp + N_COST);
-          x += core.loadF64(rp + N_POS) * rm;
-          y += core.loadF64(rp + N_POS + 8) * rm;
-          z += core.loadF64(rp + N_POS + 16) * rm;
-          core.compute(COFM_CHILD_CYCLES, COFM_CHILD_INSTRUCTIONS);
+          this.addChild(yield* dsm.open(isCellRef(r) ? this.a.cells : this.a.leaves, refIndex(r), false));
         }
-        this.storeCofm(cp, m, c, x, y, z);
+        this.storeCofm(cp);
         yield* dsm.poll();
       }
       yield* dsm.barrier();
     }
   }
 
-  private storeCofm(p: number, m: number, c: number, x: number, y: number, z: number): void {
+  /** Adds the node at p (a body, leaf or cell) to the sums in this.cofm, in hackcofm's order, its cost charged. */
+  private addChild(p: number): void {
     const core = this.core;
+    const s = this.cofm;
+    const pm = core.loadF64(p + N_MASS);
+    s[0] = s[0]! + pm;
+    s[1] = s[1]! + core.load32(p + N_COST);
+    s[2] = s[2]! + core.loadF64(p + N_POS) * pm;
+    s[3] = s[3]! + core.loadF64(p + N_POS + 8) * pm;
+    s[4] = s[4]! + core.loadF64(p + N_POS + 16) * pm;
+    core.compute(COFM_CHILD_CYCLES, COFM_CHILD_INSTRUCTIONS);
+  }
+
+  /** Closes the node at p from the sums in this.cofm: its mass, cost and centre of mass. */
+  private storeCofm(p: number): void {
+    const core = this.core;
+    const s = this.cofm;
+    const m = s[0]!;
+    const c = s[1]!;
+    const x = s[2]!;
+    const y = s[3]!;
+    const z = s[4]!;
     core.compute(COFM_CLOSE_CYCLES, 6);
     core.storeF64(p + N_MASS, m);
     core.store32(p + N_COST, c);

@@ -568,10 +568,14 @@ function* run(dsm: Dsm, size: WaterSize): Sim<void> {
     yield* addGlobal(dsm, globals, intrafVirLock(P), G_VIR, vir);
   };
 
-  const interf = function* (dest: number): Sim<void> {
-    s.pf.fill(0);
-    core.compute(9 * n, 9 * n); // SPLASH zeroes its PFORCES: 9 n private stores
-    let vir = 0;
+  /**
+   * The inter-molecular loop of INTERF and POTENG: each own molecule m against the next
+   * compLast(m, n) - m molecules (cyclically), both opened for reading; for each pair in range
+   * `pair(m, comp, b)` (b: the address of molecule comp) and `cost` are charged. Returns the sum
+   * of `pair`'s results in loop order.
+   */
+  const ownPairs = function* (pair: (m: number, comp: number, b: number) => number, cost: { cycles: number; instructions: number }): Sim<number> {
+    let sum = 0;
     for (let m = start; m < end; m++) {
       const a = yield* dsm.open(mols, m, false);
       loadSites(core, a, s.sm);
@@ -581,12 +585,26 @@ function* run(dsm: Dsm, size: WaterSize): Sim<void> {
         const b = yield* dsm.open(mols, comp, false);
         core.compute(PAIR_TEST.cycles, PAIR_TEST.instructions);
         if (pairInRange(core, box, s.sm, b, s.shift)) {
-          vir += pairForces(core, s.sm, b, s.shift, s.sc, s.pf, m, comp);
-          core.compute(PAIR_FORCE.cycles, PAIR_FORCE.instructions);
+          sum += pair(m, comp, b);
+          core.compute(cost.cycles, cost.instructions);
         }
         yield* dsm.poll();
       }
     }
+    return sum;
+  };
+  /** INTERF's pair: the forces into the private s.pf; returns the pair's virial. */
+  const forcePair = (m: number, comp: number, b: number): number => pairForces(core, s.sm, b, s.shift, s.sc, s.pf, m, comp);
+  /** POTENG's pair: the energies into s.e; no virial (0). */
+  const energyPair = (_m: number, _comp: number, b: number): number => {
+    pairEnergy(core, s.sm, b, s.shift, s.sc, s.e);
+    return 0;
+  };
+
+  const interf = function* (dest: number): Sim<void> {
+    s.pf.fill(0);
+    core.compute(9 * n, 9 * n); // SPLASH zeroes its PFORCES: 9 n private stores
+    const vir = yield* ownPairs(forcePair, PAIR_FORCE);
     yield* addGlobal(dsm, globals, interfVirLock(P), G_VIR, vir);
     // migratory data: add the private forces into the shared molecules under the blocks' locks
     let held = -1;
@@ -662,21 +680,7 @@ function* run(dsm: Dsm, size: WaterSize): Sim<void> {
         core.compute(INTRA_ENERGY.cycles, INTRA_ENERGY.instructions);
       }
       s.e.fill(0);
-      for (let m = start; m < end; m++) {
-        const a = yield* dsm.open(mols, m, false);
-        loadSites(core, a, s.sm);
-        const last = compLast(m, n);
-        for (let ic = m + 1; ic <= last; ic++) {
-          const comp = ic % n;
-          const b = yield* dsm.open(mols, comp, false);
-          core.compute(PAIR_TEST.cycles, PAIR_TEST.instructions);
-          if (pairInRange(core, box, s.sm, b, s.shift)) {
-            pairEnergy(core, s.sm, b, s.shift, s.sc, s.e);
-            core.compute(PAIR_ENERGY.cycles, PAIR_ENERGY.instructions);
-          }
-          yield* dsm.poll();
-        }
-      }
+      yield* ownPairs(energyPair, PAIR_ENERGY);
       yield* dsm.acquire(potengSumLock(P));
       const g = yield* dsm.open(globals, 0, true);
       core.storeF64(g + G_POTA, core.loadF64(g + G_POTA) + s.e[0]!);

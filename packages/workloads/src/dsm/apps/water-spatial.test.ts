@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sim } from '@manycore/engine';
 import type { CheckResult, Dsm, DsmApp } from '../api';
-import { runInterleaved, runPhases } from './fine-test-helper';
-import { runOnLocal } from './test-helper';
+import { runInterleaved, runOnLocal, runPhases } from './test-helper';
 import { waterSpatial, wsArraysOf, type WsSize } from './water-spatial';
 import { BOX_BYTES, MOL_BYTES, fOff, geometry, neighbours, partition } from './ws-model';
 import { wsInitial, wsReference } from './ws-reference';
