@@ -384,6 +384,17 @@ export abstract class CoreBase {
     }
   }
 
+  /**
+   * A fault the runtime takes itself (`touch` cannot: with aliased views the handler moves the
+   * object to another view, so the faulting address stays inaccessible): counts it like touch
+   * (C.writeFaults for a store, else C.readFaults) and charges the trap. The caller then runs
+   * its handler.
+   */
+  trap(write: boolean): void {
+    this.c[this.cb + (write ? C.writeFaults : C.readFaults)] += 1;
+    this.compute(this.protection.trapCycles);
+  }
+
   /** The error a family throws when an access reaches a page that does not allow it. */
   protected protectionError(addr: number, write: boolean): SimulationError {
     const pr = this.protection;

@@ -206,7 +206,6 @@ describe('dsm workload, page runtime on cluster-1999', () => {
   });
 
   it('rejects what it cannot run with messages naming the problem', () => {
-    expect(() => run({ app: 'relax', runtime: 'object' })).toThrow(/object runtime is not built yet/);
     expect(() => run({ app: 'relax', processors: 33 })).toThrow(/processors = 33, but the cluster has 32 nodes/);
   });
 });

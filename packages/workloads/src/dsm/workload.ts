@@ -25,6 +25,7 @@ import { z } from 'zod';
 import { WorkloadParamError, type ClusterCore, type Row, type WorkloadDef } from '@manycore/engine';
 import type { Dsm, DsmApp, DsmStats, SizeName } from './api';
 import { dsmApps } from './apps'; // the directory's index (the lint rule's '**/apps/**' is meant for apps/web)
+import { ObjectRuntime } from './runtime/object';
 import { PageRuntime } from './runtime/page';
 import { clusterTransport, type DsmTransport } from './runtime/transport';
 
@@ -41,7 +42,7 @@ export type RuntimeFactory = (t: DsmTransport, locks: number, switches: ObjectSw
 /** Runtimes by the `runtime` parameter's names; null: not built yet. */
 export const RUNTIMES: Record<'page' | 'object', RuntimeFactory | null> = {
   page: (t, locks) => new PageRuntime(t, locks),
-  object: null,
+  object: (t, locks, s) => new ObjectRuntime(t, locks, { readAggregation: s.readAggregation, lazyAllocation: s.lazyAllocation, writeAggregation: s.writeAggregation, writeNoticeReduction: s.writeNoticeReduction }),
 };
 
 const MB = 1e6;

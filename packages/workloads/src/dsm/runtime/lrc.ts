@@ -35,8 +35,15 @@
  *   (4 B x procs) + unit count 4 B + units 4 B each; LOCK_REQ/LOCK_FWD = lock 4 B + requester
  *   4 B + vt; LOCK_GRANT = lock 4 B + interval count 4 B + intervals; BAR_ARRIVE = vt + interval
  *   count 4 B + intervals; BAR_DEPART = interval count 4 B + intervals.
+ * - Write-notice reduction (`noticeReduction`, off unless a runtime sets it; paper 004 line
+ *   100): closing an interval, the creator scans its own earlier intervals backwards
+ *   (reduceNotices) and, when one is similar, stores and sends the new one as a difference from
+ *   it: unit count field = 0x80000000 | plus count, then base interval 4 B, minus count 4 B, the
+ *   units added, the units removed. A receiver rebuilds the units from the base (incorporated
+ *   before: intervals of one processor arrive in order) and forwards the difference as it came.
  * - Counters (stats): messages and bytes sent (datagrams, their sizes), rounds, write notices
- *   sent (units in the intervals of sent grants, arrivals and departures).
+ *   sent (units in the intervals of sent grants, arrivals and departures; for a reduced interval
+ *   the units added and removed).
  * Protocol bookkeeping (tables, encoding) is charged no CPU time (model: the per-message
  * software cost of the network, 25-30 us, dominates it); sends, receives, signals, mprotect
  * and traps are charged by the node.
@@ -65,7 +72,65 @@ export interface Interval {
   readonly vt: Int32Array;
   /** Sum of vt: a linear extension of happens-before (a < b implies sum(a) < sum(b)). */
   readonly vtSum: number;
+  /** Units written (ascending when reduced), rebuilt by a receiver of a reduced interval. */
   readonly units: Int32Array;
+  /** Write-notice reduction: the creator's earlier interval this one is sent as a difference from (0: sent whole). */
+  readonly base?: number;
+  /** The difference: units added to and removed from the base interval's. */
+  readonly plus?: Int32Array;
+  readonly minus?: Int32Array;
+}
+
+/** Earlier own intervals scanned backwards for a similar one (model: the paper does not say how far it looks). */
+export const REDUCTION_WINDOW = 64;
+
+/**
+ * Write-notice reduction (paper 004 line 100): the most recent of the creator's earlier intervals
+ * (`own`, at most REDUCTION_WINDOW back) whose units differ from `units` (ascending) by fewer
+ * bytes on the wire than `units` themselves (difference: base 4 B + minus count 4 B + 4 B per
+ * unit added or removed; whole: 4 B per unit), with the difference; null when none is.
+ */
+export function reduceNotices(own: readonly Interval[], units: Int32Array): { base: number; plus: Int32Array; minus: Int32Array } | null {
+  for (let k = own.length - 1; k >= 0 && k >= own.length - REDUCTION_WINDOW; k--) {
+    const old = own[k]!.units;
+    const budget = units.length - 2; // the difference must carry fewer than this many units
+    let i = 0;
+    let j = 0;
+    let n = 0;
+    while ((i < units.length || j < old.length) && n < budget) {
+      if (j >= old.length || (i < units.length && units[i]! < old[j]!)) i++;
+      else if (i >= units.length || old[j]! < units[i]!) j++;
+      else {
+        i++;
+        j++;
+        continue;
+      }
+      n++;
+    }
+    if (n >= budget) continue;
+    const plus: number[] = [];
+    const minus: number[] = [];
+    i = j = 0;
+    while (i < units.length || j < old.length) {
+      if (j >= old.length || (i < units.length && units[i]! < old[j]!)) plus.push(units[i++]!);
+      else if (i >= units.length || old[j]! < units[i]!) minus.push(old[j++]!);
+      else {
+        i++;
+        j++;
+      }
+    }
+    return { base: own[k]!.id, plus: Int32Array.from(plus), minus: Int32Array.from(minus) };
+  }
+  return null;
+}
+
+/** Units of an interval sent as a difference from `base` (ascending). */
+function rebuild(base: Int32Array, plus: Int32Array, minus: Int32Array): Int32Array {
+  const drop = new Set(minus);
+  const out: number[] = [];
+  for (let k = 0; k < base.length; k++) if (!drop.has(base[k]!)) out.push(base[k]!);
+  for (let k = 0; k < plus.length; k++) out.push(plus[k]!);
+  return Int32Array.from(out).sort();
 }
 
 /** A growable little-endian message being encoded (allocates only when it grows). */
@@ -118,6 +183,8 @@ export abstract class LrcRuntime implements Dsm {
   /** log[p][i - 1]: interval i of processor p (every interval incorporated here). */
   readonly log: Interval[][];
   protected readonly out = new Encoder();
+  /** Write-notice reduction (an object runtime's switch): own intervals stored and sent as differences from similar earlier ones; `units` must then be ascending. */
+  protected noticeReduction = false;
   private readonly inbuf: Uint8Array;
   private readonly partial: Array<Encoder | null>;
   // locks
@@ -308,6 +375,18 @@ export abstract class LrcRuntime implements Dsm {
     e.u32(iv.proc);
     e.u32(iv.id);
     for (let p = 0; p < this.procs; p++) e.u32(iv.vt[p]!);
+    if (iv.base) {
+      // reduced: plus count with the top bit set, base 4 B, minus count 4 B, plus units, minus units
+      const plus = iv.plus!;
+      const minus = iv.minus!;
+      e.u32(0x80000000 | plus.length);
+      e.u32(iv.base);
+      e.u32(minus.length);
+      for (let k = 0; k < plus.length; k++) e.u32(plus[k]!);
+      for (let k = 0; k < minus.length; k++) e.u32(minus[k]!);
+      this.stats.writeNotices += plus.length + minus.length;
+      return;
+    }
     e.u32(iv.units.length);
     for (let k = 0; k < iv.units.length; k++) e.u32(iv.units[k]!);
     this.stats.writeNotices += iv.units.length;
@@ -323,10 +402,19 @@ export abstract class LrcRuntime implements Dsm {
       off += 8;
       const vtAt = off;
       off += 4 * this.procs;
-      const units = dv.getUint32(off, true);
+      let units = dv.getUint32(off, true);
       off += 4;
+      const reduced = units >= 0x80000000;
+      let base = 0;
+      let minusN = 0;
+      if (reduced) {
+        units -= 0x80000000; // the plus count
+        base = dv.getUint32(off, true);
+        minusN = dv.getUint32(off + 4, true);
+        off += 8;
+      }
       if (id <= this.vt[proc]!) {
-        off += 4 * units; // seen already
+        off += 4 * (units + minusN); // seen already
         continue;
       }
       if (id !== this.vt[proc]! + 1) throw new Error(`dsm processor ${this.me}: interval ${id} of processor ${proc} arrived before interval ${this.vt[proc]! + 1}`);
@@ -336,10 +424,20 @@ export abstract class LrcRuntime implements Dsm {
         vt[p] = dv.getInt32(vtAt + 4 * p, true);
         sum += vt[p]!;
       }
-      const u = new Int32Array(units);
+      let u: Int32Array = new Int32Array(units);
       for (let j = 0; j < units; j++) u[j] = dv.getUint32(off + 4 * j, true);
       off += 4 * units;
-      this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u });
+      if (reduced) {
+        const minus = new Int32Array(minusN);
+        for (let j = 0; j < minusN; j++) minus[j] = dv.getUint32(off + 4 * j, true);
+        off += 4 * minusN;
+        const from = this.log[proc]![base - 1];
+        if (!from || base >= id) throw new Error(`dsm processor ${this.me}: interval ${id} of processor ${proc} is a difference from interval ${base}, which it has not incorporated`);
+        const plus = u;
+        u = rebuild(from.units, plus, minus);
+        this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u, base, plus, minus });
+      } else this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u });
+      units = u.length;
       this.vt[proc] = id;
       for (let j = 0; j < units; j++) this.invalidate(u[j]!, proc, id);
     }
@@ -354,7 +452,8 @@ export abstract class LrcRuntime implements Dsm {
     const vt = Int32Array.from(this.vt);
     let sum = 0;
     for (let p = 0; p < this.procs; p++) sum += vt[p]!;
-    this.log[this.me]!.push({ proc: this.me, id, vt, vtSum: sum, units });
+    const r = this.noticeReduction ? reduceNotices(this.log[this.me]!, units) : null;
+    this.log[this.me]!.push(r ? { proc: this.me, id, vt, vtSum: sum, units, ...r } : { proc: this.me, id, vt, vtSum: sum, units });
     this.intervalClosed(id, units);
   }
 

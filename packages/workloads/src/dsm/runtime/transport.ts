@@ -11,7 +11,9 @@
  *   sender; pendingArrivalPs() says when the earliest untaken datagram arrives (Infinity: none);
  *   interrupt() charges the signal that interrupts a computing process (SIGIO).
  * - protectPages / mprotect: the node's page protection (engine page-protection.ts) over the
- *   shared range, each mprotect call charged by the node's kernel cost.
+ *   shared range, each mprotect call charged by the node's kernel cost; mapAliases /
+ *   mprotectRange (optional): aliased views of one range (an object runtime's protection by
+ *   aliasing) and one mprotect call over several pages.
  * - loadLines / storeLines: whole-line copies through the node's caches (twins, diffs, pages).
  * - sharedBase: the address every processor maps the shared region at (TreadMarks: the same
  *   virtual address everywhere); scratchBase: the runtime's private area (twins) after it.
@@ -36,6 +38,9 @@ export interface DsmTransport {
   interrupt(): void;
   protectPages(base: number, bytes: number, pageBytes: number, initial: number, handler: (addr: number, write: boolean) => Sim<void>): void;
   mprotect(page: number, level: number): void;
+  /** Optional (an object runtime needs them): `copies` views of [base, base + bytes), each with its own protection; one mprotect call over a range of pages. */
+  mapAliases?(base: number, bytes: number, copies: number): void;
+  mprotectRange?(first: number, pages: number, level: number): void;
   loadLines(addr: number, lines: number, out: Uint32Array, outWord: number): void;
   storeLines(addr: number, lines: number, src: Uint32Array, srcWord: number): void;
 }
@@ -62,6 +67,8 @@ export function clusterTransport(core: ClusterCore, procs: number): DsmTransport
     interrupt: () => core.interrupt(),
     protectPages: (b, bytes, pageBytes, initial, handler) => core.protectPages(b, bytes, pageBytes, initial, handler),
     mprotect: (page, level) => core.mprotect(page, level),
+    mapAliases: (b, bytes, copies) => core.mapAliases(b, bytes, copies),
+    mprotectRange: (first, pages, level) => core.mprotectRange(first, pages, level),
     loadLines: (addr, lines, out, w) => core.loadLines(addr, lines, out, w),
     storeLines: (addr, lines, src, w) => core.storeLines(addr, lines, src, w),
   };
