@@ -27,6 +27,21 @@ export const TagCacheSchema = z.strictObject({
   hitCycles: nonNegInt.describe('hit latency in core cycles'),
 });
 
+/**
+ * The geometry rules of a family's tag-only L1D and L2 (`caches.l1d`, `caches.l2`), for its
+ * superRefine: sets a power of two, lines of 16 to 64 bytes; issues name the cache.
+ */
+export function checkTagCaches(caches: { l1d: z.infer<typeof TagCacheSchema>; l2: z.infer<typeof TagCacheSchema> }, ctx: z.RefinementCtx): void {
+  for (const name of ['l1d', 'l2'] as const) {
+    const c = caches[name];
+    const sets = c.sizeBytes / (c.ways * c.lineBytes);
+    if (!Number.isInteger(sets) || !isPowerOfTwo(sets))
+      ctx.addIssue({ code: 'custom', path: ['caches', name], message: `cache ${name}: sizeBytes / (ways x lineBytes) must be a power of two (got ${sets})` });
+    if (c.lineBytes < 16 || c.lineBytes > 64)
+      ctx.addIssue({ code: 'custom', path: ['caches', name, 'lineBytes'], message: `cache ${name}: lines of 16 to 64 bytes are modelled (got ${c.lineBytes})` });
+  }
+}
+
 export const VfPointSchema = z.strictObject({
   divisor: z.number().int().min(2).max(16),
   freqMHz: z.number().positive(),

@@ -171,24 +171,29 @@ export class ClusterCore extends WordCore {
     return dramLineId(0, paddr - (paddr % LINE_BYTES));
   }
 
+  /**
+   * What every load and store does before its data move: the protection check, the counter,
+   * `instructions` retired, the translation (tPaddr) and the cache hierarchy. Called on every
+   * access.
+   */
+  private begin(addr: number, write: boolean, instructions: number): void {
+    if (!this.protection.allows(addr, write)) throw this.protectionError(addr, write);
+    this.c[this.cb + (write ? C.stores : C.loads)] += 1;
+    this.retire(instructions);
+    this.translate(addr);
+    this.access(write);
+  }
+
   protected loadAt(addr: number, size: number): number {
     this.checkAlign(addr, size);
-    if (!this.protection.allows(addr, false)) throw this.protectionError(addr, false);
-    this.c[this.cb + C.loads] += 1;
-    this.retire(1);
-    this.translate(addr);
-    this.access(false);
+    this.begin(addr, false, 1);
     this.readMemLine(this.lineId(this.tPaddr), this.line32, 0);
     return this.tPaddr & (LINE_BYTES - 1);
   }
 
   protected storeAt(addr: number, size: number): void {
     this.checkAlign(addr, size);
-    if (!this.protection.allows(addr, true)) throw this.protectionError(addr, true);
-    this.c[this.cb + C.stores] += 1;
-    this.retire(1);
-    this.translate(addr);
-    this.access(true);
+    this.begin(addr, true, 1);
     const off = this.tPaddr & (LINE_BYTES - 1);
     this.line.fill(0);
     for (let i = 0; i < size; i++) this.line[off + i] = this.val[i]!;
@@ -205,12 +210,7 @@ export class ClusterCore extends WordCore {
   loadLines(addr: number, lines: number, out: Uint32Array, outWord: number): void {
     this.checkAlign(addr, LINE_BYTES);
     for (let k = 0; k < lines; k++) {
-      const a = addr + k * LINE_BYTES;
-      if (!this.protection.allows(a, false)) throw this.protectionError(a, false);
-      this.c[this.cb + C.loads] += 1;
-      this.retire(8);
-      this.translate(a);
-      this.access(false);
+      this.begin(addr + k * LINE_BYTES, false, 8);
       this.readMemLine(this.lineId(this.tPaddr), out, outWord + 8 * k);
     }
   }
@@ -219,12 +219,7 @@ export class ClusterCore extends WordCore {
   storeLines(addr: number, lines: number, src: Uint32Array, srcWord: number): void {
     this.checkAlign(addr, LINE_BYTES);
     for (let k = 0; k < lines; k++) {
-      const a = addr + k * LINE_BYTES;
-      if (!this.protection.allows(a, true)) throw this.protectionError(a, true);
-      this.c[this.cb + C.stores] += 1;
-      this.retire(8);
-      this.translate(a);
-      this.access(true);
+      this.begin(addr + k * LINE_BYTES, true, 8);
       this.appendWrite(this.lineId(this.tPaddr), FULL_MASK, this.line, src, 4 * (srcWord + 8 * k), this.now); // a full line: the byte view is not read
     }
   }
@@ -237,15 +232,19 @@ export class ClusterCore extends WordCore {
    * gap each).
    */
   wireBytes(bytes: number): number {
+    const full = Math.floor((bytes - 1) / this.chip.config.network.maxPayloadBytes);
+    return full * this.frameBytes(this.chip.config.network.maxPayloadBytes) + this.frameBytes(bytes - full * this.chip.config.network.maxPayloadBytes);
+  }
+
+  /** Byte times of one frame carrying `bytes` of a datagram (headers, padding, preamble and gap). */
+  private frameBytes(bytes: number): number {
     const n = this.chip.config.network;
-    const frame = (b: number) => Math.max(n.frameOverheadBytes + n.headerBytes + b, n.minFrameBytes) + n.gapBytes;
-    const full = Math.floor((bytes - 1) / n.maxPayloadBytes);
-    return full * frame(n.maxPayloadBytes) + frame(bytes - full * n.maxPayloadBytes);
+    return Math.max(n.frameOverheadBytes + n.headerBytes + bytes, n.minFrameBytes) + n.gapBytes;
   }
 
   /** Byte times of the first frame of a datagram of `bytes` (the switch forwards it when it is whole). */
   private firstFrameBytes(bytes: number): number {
-    return this.wireBytes(Math.min(bytes, this.chip.config.network.maxPayloadBytes));
+    return this.frameBytes(Math.min(bytes, this.chip.config.network.maxPayloadBytes));
   }
 
   private slotOffset(dst: number, src: number, seq: number): number {

@@ -5,7 +5,7 @@
  * rules name the component; unknown keys are rejected.
  */
 import { z } from 'zod';
-import { PowerSchema, TagCacheSchema, positiveInt, nonNegInt, isPowerOfTwo } from '../../chip-schema';
+import { PowerSchema, TagCacheSchema, checkTagCaches, positiveInt, nonNegInt } from '../../chip-schema';
 
 
 export const ClusterChipSchema = z
@@ -57,14 +57,7 @@ export const ClusterChipSchema = z
   .superRefine((chip, ctx) => {
     const nodes = chip.nodes.columns * chip.nodes.rows;
     if (nodes > 256) ctx.addIssue({ code: 'custom', path: ['nodes'], message: `nodes: ${chip.nodes.columns} x ${chip.nodes.rows} = ${nodes} nodes; at most 256 are modelled` });
-    for (const name of ['l1d', 'l2'] as const) {
-      const c = chip.caches[name];
-      const sets = c.sizeBytes / (c.ways * c.lineBytes);
-      if (!Number.isInteger(sets) || !isPowerOfTwo(sets))
-        ctx.addIssue({ code: 'custom', path: ['caches', name], message: `cache ${name}: sizeBytes / (ways x lineBytes) must be a power of two (got ${sets})` });
-      if (c.lineBytes < 16 || c.lineBytes > 64)
-        ctx.addIssue({ code: 'custom', path: ['caches', name, 'lineBytes'], message: `cache ${name}: lines of 16 to 64 bytes are modelled (got ${c.lineBytes})` });
-    }
+    checkTagCaches(chip.caches, ctx);
     if (chip.memory.privateBytes % 4096 !== 0)
       ctx.addIssue({ code: 'custom', path: ['memory', 'privateBytes'], message: 'memory.privateBytes must be a whole number of 4 KB pages' });
     if (chip.network.maxDatagramBytes < chip.network.maxPayloadBytes)

@@ -6,7 +6,7 @@
  * component; unknown keys are rejected.
  */
 import { z } from 'zod';
-import { DramSchema, PowerSchema, TagCacheSchema, VfPointSchema, checkDramClock, positiveInt, nonNegInt, isPowerOfTwo } from '../../chip-schema';
+import { DramSchema, PowerSchema, TagCacheSchema, VfPointSchema, checkDramClock, checkTagCaches, positiveInt, nonNegInt, isPowerOfTwo } from '../../chip-schema';
 
 
 export const Tile64ChipSchema = z
@@ -75,14 +75,7 @@ export const Tile64ChipSchema = z
       if (mc.x >= width || mc.y >= height)
         ctx.addIssue({ code: 'custom', path: ['memory', 'controllers', i], message: `memory controller ${i} at (${mc.x},${mc.y}) is outside the ${width}x${height} mesh` });
     });
-    for (const name of ['l1d', 'l2'] as const) {
-      const c = chip.caches[name];
-      const sets = c.sizeBytes / (c.ways * c.lineBytes);
-      if (!Number.isInteger(sets) || !isPowerOfTwo(sets))
-        ctx.addIssue({ code: 'custom', path: ['caches', name], message: `cache ${name}: sizeBytes / (ways x lineBytes) must be a power of two (got ${sets})` });
-      if (c.lineBytes < 16 || c.lineBytes > 64)
-        ctx.addIssue({ code: 'custom', path: ['caches', name, 'lineBytes'], message: `cache ${name}: lines of 16 to 64 bytes are modelled (got ${c.lineBytes})` });
-    }
+    checkTagCaches(chip.caches, ctx);
     if (!isPowerOfTwo(chip.homing.homeSets))
       ctx.addIssue({ code: 'custom', path: ['homing', 'homeSets'], message: 'homing.homeSets must be a power of two' });
     for (const k of ['privateBytes', 'sharedBytes'] as const)
