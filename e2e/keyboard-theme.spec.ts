@@ -50,6 +50,8 @@ test('after clicking any button, Space still runs and pauses the run and does no
   await lab.expectStatus('running');
   await page.keyboard.press('Space');
   await lab.expectStatus('paused');
+  // the epoch in flight when Space paused still lands: read the count once the engine holds
+  await lab.expectEngineHeld();
   // S steps wherever focus is: one epoch
   const before = await lab.epoch();
   expect(before).toBeGreaterThanOrEqual(epoch);
@@ -84,6 +86,7 @@ test('after clicking any button, Space still runs and pauses the run and does no
     await lab.expectStatus('paused');
   }
   // Enter still presses a focused button: Enter on Step steps
+  await lab.expectEngineHeld();
   const e0 = await lab.epoch();
   await lab.id('step').focus();
   await page.keyboard.press('Enter');

@@ -61,6 +61,10 @@ export class LabPage {
   async epoch(): Promise<number> {
     return Number(await this.id('epoch').textContent());
   }
+  /** Waits until the engine itself holds at an epoch boundary (a pause lands after the epoch in flight). */
+  async expectEngineHeld(): Promise<void> {
+    await expect(this.id('epoch')).toHaveAttribute('data-engine', 'paused');
+  }
   async simTime(): Promise<string> {
     return (await this.id('sim-time').textContent()) ?? '';
   }

@@ -133,7 +133,7 @@ test('pause, step one epoch, keyboard shortcuts', async ({ page }) => {
   await expect.poll(() => lab.epoch()).toBeGreaterThan(3);
   await lab.id('run').click(); // pause
   await lab.expectStatus('paused');
-  await page.waitForTimeout(300);
+  await lab.expectEngineHeld();
   const e0 = await lab.epoch();
   await page.waitForTimeout(400);
   expect(await lab.epoch()).toBe(e0);

@@ -99,6 +99,8 @@ export function Controls(props: ControlsProps) {
       setText(time.current, QUANTITIES.chipClockNs.format(simNs));
       setText(rate.current, `${simRate(simNs, wall)} (${(wall / 1000).toFixed(1)} s running)`);
       setText(epoch.current, QUANTITIES.epochs.format(p.epoch));
+      // where the engine itself is: a pause lands at the end of the epoch in flight (tests wait for it)
+      if (epoch.current && epoch.current.dataset.engine !== p.status) epoch.current.dataset.engine = p.status;
       setText(cores.current, `${p.finishedCores} / ${p.participants}`);
       if (bar.current) bar.current.style.width = `${Math.round(Math.min(1, frac) * 100)}%`;
     });
