@@ -170,6 +170,38 @@ describe('TILE64 raw messages', () => {
     expect(got).toEqual([10, 23 + 3 + 12, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('the doorbell: a token passed 0 -> 5 -> 2 -> 0 by whoever holds it, each hop taken by stamp, at the cost of a raw message', () => {
+    const path: [number, number, number, number][] = [];
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0, 2, 5],
+      *program(core) {
+        const next: Record<number, number> = { 0: 5, 5: 2, 2: 0 };
+        const buf = new Uint32Array(14);
+        let stamp = 0;
+        if (core.id === 0) core.udnPost(5, ++stamp, [0, Math.round(core.now / core.period)]);
+        for (;;) {
+          stamp = yield* core.udnAwait(stamp, buf);
+          path.push([core.id, stamp, buf[0]!, Math.round(core.now / core.period) - buf[1]!]);
+          if (stamp === 3) {
+            // the last hop: tell the others to stop (stamps above what each has taken)
+            for (const k of [2, 5]) core.udnPost(k, 4, [99, 0]);
+            return;
+          }
+          if (buf[0] === 99) return;
+          core.udnPost(next[core.id]!, stamp + 1, [core.id, Math.round(core.now / core.period)]);
+        }
+      },
+    });
+    // send 13 + 2 words, hops x 1 in flight, receive 2 + 2: 0 -> 5 is 5 hops, 5 -> 2 is 3, 2 -> 0 is 2
+    expect(path.filter((p) => p[2] !== 99)).toEqual([
+      [5, 1, 0, 15 + 5 + 4],
+      [2, 2, 5, 15 + 3 + 4],
+      [0, 3, 2, 15 + 2 + 4],
+    ]);
+    expect(path.filter((p) => p[2] === 99).map((p) => p[0]).sort()).toEqual([2, 5]);
+  });
+
   it('a message of more words than a slot holds is an error', () => {
     expect(() =>
       runProgram<Tile64Core>({

@@ -65,6 +65,8 @@ export class Tile64Core extends WordCore {
   private tRegime = 0;
   private tHome = 0;
   private tPaddr = -0;
+  /** Sequence word (or doorbell stamp) of the message takeMessage copied last. */
+  private takenSeq = 0;
   /** Remote (non-home) accesses, for rows and views. */
   remoteReads = 0;
   remoteWrites = 0;
@@ -309,15 +311,47 @@ export class Tile64Core extends WordCore {
    * sender may wait in a receiver's slot: protocols acknowledge before sending again.
    */
   udnSend(dst: number, words: ArrayLike<number>): void {
+    this.checkMessage(dst, words.length);
+    this.post(dst, this.id * this.chip.udnSlotBytes, ++this.sendSeq[dst]!, words);
+  }
+
+  /**
+   * The doorbell (model): one more receive slot per tile that any core may post to, for
+   * protocols with a single token in flight (a baton passed from core to core: paper 000's
+   * interpreter thread). The message carries `stamp`, which the protocol makes increase
+   * (stamp >= 1); udnAwait(after) takes the first message stamped above `after`. Costs and
+   * flight time as udnSend. Two posts to one tile that land in one epoch leave the later one
+   * in commit order: a protocol with one token never does that; this one is not a queue.
+   */
+  udnPost(dst: number, stamp: number, words: ArrayLike<number>): void {
+    this.checkMessage(dst, words.length);
+    if (!Number.isInteger(stamp) || stamp < 1 || stamp > 0x7fffffff) throw new SimulationError(`core ${this.id}: a doorbell stamp is 1..2^31-1, got ${stamp}`);
+    this.post(dst, this.chip.topo.tiles * this.chip.udnSlotBytes, stamp, words);
+  }
+
+  /** Waits for a doorbell message stamped above `after`, copies it into `out`; returns its stamp. */
+  *udnAwait(after: number, out: Uint32Array): Sim<number> {
     const chip = this.chip;
-    const n = words.length;
+    const line0 = mpbLineId(this.tile, chip.topo.tiles * chip.udnSlotBytes);
+    this.prepareBlock();
+    yield* this.waitLine(line0, 0, 4, '>=', after + 1, chip.config.network.receiveBaseCycles * this.period, STALL_NETWORK, 0);
+    this.takeMessage(line0, chip.topo.tiles * chip.udnSlotBytes, out);
+    return this.takenSeq;
+  }
+
+  private checkMessage(dst: number, n: number): void {
+    const chip = this.chip;
     if (n < 1 || n > chip.config.network.maxWords)
       throw new SimulationError(`core ${this.id}: a raw message carries 1..${chip.config.network.maxWords} words, got ${n}`);
     if (!Number.isInteger(dst) || dst < 0 || dst >= chip.topo.cores) throw new SimulationError(`core ${this.id}: core ${dst} does not exist`);
+  }
+
+  /** Writes one message into receive slot `slot` of core dst's tile (sequence word `seq`). */
+  private post(dst: number, slot: number, seq: number, words: ArrayLike<number>): void {
+    const chip = this.chip;
+    const n = words.length;
     this.compute(chip.config.network.sendBaseCycles + chip.config.network.sendPerWordCycles * n);
     const arrival = this.now + this.hopsTo[dst]! * chip.hopPs;
-    const seq = ++this.sendSeq[dst]!;
-    const slot = this.id * chip.udnSlotBytes;
     const l32 = this.line32;
     for (let half = 0; half < 2; half++) {
       l32.fill(0);
@@ -346,14 +380,20 @@ export class Tile64Core extends WordCore {
     // a receive stalls on the network register: no instructions while it waits
     yield* this.waitLine(line0, 0, 4, '>=', expect, chip.config.network.receiveBaseCycles * this.period, STALL_NETWORK, 0);
     this.recvSeq[src] = expect;
+    return this.takeMessage(line0, src * chip.udnSlotBytes, out);
+  }
+
+  /** Copies the message in the slot at `slot` (first line line0) into out; returns its word count (its sequence word in takenSeq). */
+  private takeMessage(line0: number, slot: number, out?: Uint32Array): number {
     this.readMemLine(line0, this.line32, 0);
+    this.takenSeq = this.line32[0]!;
     const n = this.line32[1]!;
     if (out) for (let i = 0; i < Math.min(n, 6); i++) out[i] = this.line32[2 + i]!;
     if (out && n > 6) {
-      this.readMemLine(mpbLineId(this.tile, src * chip.udnSlotBytes + 32), this.line32, 0);
+      this.readMemLine(mpbLineId(this.tile, slot + 32), this.line32, 0);
       for (let i = 6; i < n; i++) out[i] = this.line32[i - 6]!;
     }
-    this.compute(chip.config.network.receivePerWordCycles * n);
+    this.compute(this.chip.config.network.receivePerWordCycles * n);
     return n;
   }
 

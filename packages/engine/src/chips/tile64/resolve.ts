@@ -108,7 +108,7 @@ export function resolveTile64(config: Tile64ChipConfig): Tile64Chip {
     coreOverheadCycles: config.memory.accessCycles,
     dramAccessPs: 0,
     dram: resolveDram(config.memory.dram, periodPsFromMHz(config.clocks.memoryMHz)),
-    mpbBytes: topo.tiles * udnSlotBytes, // each tile's raw-message receive slots, one per sender
+    mpbBytes: (topo.tiles + 1) * udnSlotBytes, // each tile's raw-message receive slots, one per sender, then its doorbell (Tile64Core.udnPost)
     mpbLocalCycles: 0,
     mpbRemoteCycles: 0,
     baseMHz: config.clocks.baseMHz,
