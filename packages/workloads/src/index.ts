@@ -19,6 +19,7 @@ import { sharedCounter } from './shared-counter';
 import { dsmWorkload } from './dsm/workload';
 import { dsmFetch } from './dsm/runtime/fetch-cost';
 import { metalsvm } from './metalsvm/index';
+import { vmWorkload } from './vm/workload';
 
 export const workloads: WorkloadRegistry = {
   [memtest.name]: memtest,
@@ -41,6 +42,7 @@ export const workloads: WorkloadRegistry = {
   [dsmWorkload.name]: dsmWorkload,
   [dsmFetch.name]: dsmFetch,
   [metalsvm.name]: metalsvm,
+  [vmWorkload.name]: vmWorkload,
 };
 
 export { memtest, mpbPingpong, staleRead, l1Stream };
@@ -51,6 +53,7 @@ export { sharedCounter };
 export { dsmWorkload, makeDsmWorkload, RUNTIMES, PAPER_32 } from './dsm/workload';
 export { dsmFetch, PAPER_FETCH_NS } from './dsm/runtime/fetch-cost';
 export { metalsvm };
+export { vmWorkload, DEFAULT_SIZE as VM_DEFAULT_SIZE } from './vm/workload';
 export { stageCores, stageHops, stageBuffers, type PipelineMode, type PipelineOrder, type PipelinePlacement } from './pipeline/plan';
 export * from './placement';
 export { Rcce, rcceLayout, RCCE_CHUNK_BYTES } from './rcce/index';

@@ -1,0 +1,240 @@
+/**
+ * The VM's object memory on the TILE64 (paper 000 sections 4-5): where every part of the heap
+ * lives in the shared address space, which tile homes it, and what it costs to reach.
+ *
+ * Layout of the shared window (every core maps it alike; addresses in bytes):
+ *   otBase:  the object table: SNAPSHOT_OTES entries for the snapshot's objects, then one slice
+ *            of otSliceEntries per core for the objects it allocates. Pages homed round-robin
+ *            over the tiles (the shared window's default): "there is no good single place in
+ *            which to cache the object table" (paper 000 line 548).
+ *   rwBase:  the read-write heaps, one per core, heapBytes each (a power of two, a whole
+ *            number of 64 KB pages), homed on their core's tile: home = (addr - rwBase) >>
+ *            log2(heapBytes) (paper 000 lines 558-563). Each heap opens with its "Heap"
+ *            descriptor {next free, end, next OTE, OTE end} (lines 563-566), homed with it.
+ *   rmBase:  the read-mostly heap (paper 000 section 5.5), user-managed pages (cached in any
+ *            tile): per-core slices of heapBytes (v2: the address still names a core) or, with
+ *            replication 'global', one heap (v1: a receiver there never takes the baton).
+ *   kernel:  one 64 KB page homed on the main core's tile: the kernel's time-keeping words the
+ *            per-migration clock call reads (model, see clockCall in workload.ts).
+ * Snapshot objects are dealt round-robin over the cores like cards (lines 624-628); the
+ * replication mode decides whether a dealt object goes to the core's read-write heap or to
+ * its read-mostly slice (methods only, everything but contexts, or one global heap).
+ * Called on every access: TileVmMemory's loads and stores (no allocation).
+ */
+import { WorkloadParamError, type Tile64Core } from '@manycore/engine';
+import { FMT_DONT_PASS, ROUTINE, ROUTINE_NAMES, type VmMemory, type VmSpace } from './format';
+
+export const REPLICATION = ['none', 'methods', 'all-but-contexts', 'global'] as const;
+export type Replication = (typeof REPLICATION)[number];
+
+const PAGE = 65536;
+/** OTEs reserved for the snapshot's objects (model: far above what the benchmarks' images hold). */
+export const SNAPSHOT_OTES = 65536;
+/** Bytes at the start of each read-write heap for its Heap descriptor (one 64 B line). */
+export const HEAP_DESCRIPTOR_BYTES = 64;
+const D_NEXT = 0;
+const D_END = 4;
+const D_OT_NEXT = 8;
+const D_OT_END = 12;
+/** Offset of the VM's per-core data (method cache, free lists) in each core's private window. */
+const CORE_DATA_OFFSET = PAGE;
+
+export interface SpaceLayout {
+  cores: number;
+  heapBytes: number;
+  heapShift: number;
+  otBase: number;
+  otSliceEntries: number;
+  rwBase: number;
+  rmBase: number;
+  kernelPage: number;
+  end: number;
+  replication: Replication;
+}
+
+/** The layout for `cores` heaps of `heapBytes`; a WorkloadParamError naming the parameter when it does not fit. */
+export function spaceLayout(sharedBase: number, sharedBytes: number, cores: number, heapBytes: number, replication: Replication): SpaceLayout {
+  if (!Number.isInteger(Math.log2(heapBytes)) || heapBytes < PAGE)
+    throw new WorkloadParamError(`heapKB = ${heapBytes / 1024}: a heap is a power of two of at least 64 KB (a whole number of pages)`, 'heapKB');
+  const heapShift = Math.log2(heapBytes);
+  const otSliceEntries = heapBytes / 16; // an object is at least 16 B (3 header words + a slot)
+  const otBytes = (SNAPSHOT_OTES + cores * otSliceEntries) * 4;
+  const align = (x: number, a: number) => Math.ceil(x / a) * a;
+  const otBase = sharedBase;
+  const rwBase = sharedBase + align(otBytes, heapBytes);
+  const rmBase = rwBase + cores * heapBytes;
+  const kernelPage = rmBase + cores * heapBytes;
+  const end = kernelPage + PAGE;
+  if (end - sharedBase > sharedBytes)
+    throw new WorkloadParamError(
+      `heapKB = ${heapBytes / 1024} on ${cores} cores needs ${Math.ceil((end - sharedBase) / 2 ** 20)} MB of shared memory; the chip maps ${sharedBytes / 2 ** 20} MB`,
+      'heapKB',
+    );
+  return { cores, heapBytes, heapShift, otBase, otSliceEntries, rwBase, rmBase, kernelPage, end, replication };
+}
+
+/** Maps the heaps on `core`'s page table: read-write heaps homed on their cores, the read-mostly heap user-managed, the kernel page on the main core. */
+export function mapSpace(core: Tile64Core, L: SpaceLayout, mainCore: number): void {
+  for (let k = 0; k < L.cores; k++) core.mapRegion(L.rwBase + k * L.heapBytes, L.heapBytes, 'homed', core.tileOf(k));
+  if (L.replication !== 'none') core.mapRegion(L.rmBase, L.cores * L.heapBytes, 'user-managed');
+  core.mapRegion(L.kernelPage, PAGE, 'homed', core.tileOf(mainCore));
+}
+
+/** Where the dealt snapshot object #index goes: its core, and whether in the read-mostly heap. */
+export function dealTo(L: SpaceLayout, index: number, what: string): { core: number; readMostly: boolean } {
+  // the boot context is where the interpreter starts: the main core (core 0)
+  const core = what === 'context' ? 0 : index % L.cores;
+  const readMostly =
+    what !== 'context' && (L.replication === 'all-but-contexts' || L.replication === 'global' || (L.replication === 'methods' && what === 'method'));
+  return { core, readMostly };
+}
+
+/** Host-side placement of the snapshot while the image is laid out (every core computes the same). */
+export class SnapshotPlacement {
+  readonly rwNext: Float64Array;
+  readonly rmNext: Float64Array;
+  constructor(private readonly L: SpaceLayout) {
+    this.rwNext = new Float64Array(L.cores);
+    this.rmNext = new Float64Array(L.cores);
+    for (let k = 0; k < L.cores; k++) {
+      this.rwNext[k] = L.rwBase + k * L.heapBytes + HEAP_DESCRIPTOR_BYTES;
+      this.rmNext[k] = L.rmBase + k * L.heapBytes;
+    }
+  }
+  place(index: number, words: number, what: string): number {
+    const L = this.L;
+    const { core, readMostly } = dealTo(L, index, what);
+    const bytes = words * 4;
+    let body: number;
+    if (!readMostly) {
+      body = this.rwNext[core]!;
+      this.rwNext[core] = body + bytes;
+      if (body + bytes > L.rwBase + (core + 1) * L.heapBytes) throw new WorkloadParamError(`the snapshot does not fit in core ${core}'s ${L.heapBytes / 1024} KB heap`, 'heapKB');
+    } else {
+      const slice = L.replication === 'global' ? 0 : core;
+      body = this.rmNext[slice]!;
+      this.rmNext[slice] = body + bytes;
+      const limit = L.replication === 'global' ? L.rmBase + L.cores * L.heapBytes : L.rmBase + (slice + 1) * L.heapBytes;
+      if (body + bytes > limit) throw new WorkloadParamError(`the snapshot does not fit in the read-mostly heap`, 'heapKB');
+    }
+    return body;
+  }
+  ote(index: number): number {
+    if (index >= SNAPSHOT_OTES) throw new WorkloadParamError(`the snapshot has more than ${SNAPSHOT_OTES} objects`, 'size');
+    return this.L.otBase + 4 * index;
+  }
+}
+
+/** The running core's view of the heaps (VmSpace): allocation through its own Heap descriptor, the baton rule, the store barrier's test. */
+export class Tile64Space implements VmSpace {
+  readonly coreData: number;
+  /** Bytes this core allocated during the run (objects and contexts; for the heap map). */
+  allocatedBytes = 0;
+  private readonly heap: number;
+  private readonly rmEnd: number;
+  private readonly rwEnd: number;
+  constructor(
+    private readonly mem: VmMemory,
+    private readonly L: SpaceLayout,
+    readonly core: number,
+    readonly mainCore: number,
+    privateBase: number,
+  ) {
+    this.coreData = privateBase + CORE_DATA_OFFSET;
+    this.heap = L.rwBase + core * L.heapBytes;
+    this.rwEnd = L.rwBase + L.cores * L.heapBytes;
+    this.rmEnd = L.replication === 'none' ? L.rmBase : L.rmBase + L.cores * L.heapBytes;
+  }
+
+  /** Writes this core's Heap descriptor (at start, after the snapshot is dealt). */
+  initDescriptor(next: number): void {
+    const L = this.L;
+    const m = this.mem;
+    m.store32(this.heap + D_NEXT, next);
+    m.store32(this.heap + D_END, this.heap + L.heapBytes);
+    const ot = L.otBase + 4 * (SNAPSHOT_OTES + this.core * L.otSliceEntries);
+    m.store32(this.heap + D_OT_NEXT, ot);
+    m.store32(this.heap + D_OT_END, ot + 4 * L.otSliceEntries);
+  }
+
+  allocate(words: number): number {
+    const m = this.mem;
+    const next = m.load32(this.heap + D_NEXT);
+    const end = m.load32(this.heap + D_END);
+    if (next + 4 * words > end) throw new WorkloadParamError(`core ${this.core}'s ${this.L.heapBytes / 1024} KB heap is full (no garbage collector): a bigger heapKB or a smaller size`, 'heapKB');
+    m.store32(this.heap + D_NEXT, next + 4 * words);
+    this.allocatedBytes += 4 * words;
+    return next;
+  }
+
+  allocateOte(): number {
+    const m = this.mem;
+    const next = m.load32(this.heap + D_OT_NEXT);
+    const end = m.load32(this.heap + D_OT_END);
+    if (next >= end) throw new WorkloadParamError(`core ${this.core}'s part of the object table is full: a bigger heapKB or a smaller size`, 'heapKB');
+    m.store32(this.heap + D_OT_NEXT, next + 4);
+    return next;
+  }
+
+  homeOf(body: number): number {
+    const L = this.L;
+    if (body >= L.rwBase && body < this.rwEnd) return (body - L.rwBase) >>> L.heapShift;
+    if (body >= L.rmBase && body < this.rmEnd) return L.replication === 'global' ? -1 : (body - L.rmBase) >>> L.heapShift;
+    return -1;
+  }
+
+  batonTarget(body: number, fmt: number): number {
+    if ((fmt & FMT_DONT_PASS) !== 0) return -1;
+    return this.homeOf(body);
+  }
+
+  readMostly(body: number): boolean {
+    return body >= this.L.rmBase && body < this.rmEnd;
+  }
+}
+
+/** VmMemory over a TILE64 core: every access a simulated one; the time of each charged to the VM routine running (ps). */
+export class TileVmMemory implements VmMemory {
+  readonly routinePs = new Float64Array(ROUTINE_NAMES.length);
+  private routine: number = ROUTINE.fetchBytecode;
+  constructor(private readonly core: Tile64Core) {}
+  load32(addr: number): number {
+    const c = this.core;
+    const t = c.now;
+    const v = c.load32(addr);
+    this.routinePs[this.routine] += c.now - t;
+    return v;
+  }
+  store32(addr: number, value: number): void {
+    const c = this.core;
+    const t = c.now;
+    c.store32(addr, value);
+    this.routinePs[this.routine] += c.now - t;
+  }
+  load8(addr: number): number {
+    const c = this.core;
+    const t = c.now;
+    const v = c.load8(addr);
+    this.routinePs[this.routine] += c.now - t;
+    return v;
+  }
+  store8(addr: number, value: number): void {
+    const c = this.core;
+    const t = c.now;
+    c.store8(addr, value);
+    this.routinePs[this.routine] += c.now - t;
+  }
+  compute(cycles: number): void {
+    const c = this.core;
+    const t = c.now;
+    c.compute(cycles);
+    this.routinePs[this.routine] += c.now - t;
+  }
+  enter(routine: number): void {
+    this.routine = routine;
+  }
+  /** Time charged outside loads, stores and compute (waits for the baton): added to a routine. */
+  charge(routine: number, ps: number): void {
+    this.routinePs[routine] += ps;
+  }
+}

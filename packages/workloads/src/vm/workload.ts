@@ -1,0 +1,242 @@
+/**
+ * vm (TILE64): a Smalltalk-style bytecode VM hosting one object heap across the chip, as paper
+ * 000's RoarVM design (issue 15). One interpreter thread passes "the baton" from core to core.
+ *
+ * Contract
+ * - Every core of `cores` (0..cores-1; core 0 the main core) lays out the same image
+ *   (vm/image.ts, from the benchmark's source compiled by vm/compiler), writes the snapshot
+ *   objects dealt to it round-robin (paper 000 lines 624-628) into its read-write heap or its
+ *   read-mostly slice (tile64-space.ts), then all meet at a harness barrier: the timed run
+ *   starts there (the paper timed the benchmark, not the snapshot load).
+ * - The interpreter (vm/interpreter.ts) runs on the core holding the baton; every header read,
+ *   table lookup, bytecode fetch and context push is a load or store through the TILE64 core
+ *   (homing, caches, TLB). A migration (STOP.migrate) is one raw-network message to the
+ *   target's doorbell (Tile64Core.udnPost / udnAwait): the baton's words. The message is the
+ *   lab's choice (model): the paper does not say how its thread hopped; raw messages are the
+ *   chip's fastest channel (paper 000 lines 353-357).
+ * - clockCall (paper 000 lines 989-1000: "every migration read the real-time clock via a
+ *   system call", ioMsecs): on every baton arrival the receiving core traps into the kernel
+ *   (clockTrapCycles, model: no figure in the paper) and reads the kernel's time-keeping words
+ *   (clockKernelWords loads from one page homed on the main core's tile, model: the words a
+ *   gettimeofday-like call reads). Remote reads and a TLB entry for the kernel page: its cost
+ *   comes from the memory system.
+ * - hugePages: the data TLB maps 16 MB pages (chip override tlb.hugePages; paper 000 line 1010).
+ *   Homing stays per 64 KB page in the model (a known simplification).
+ * - Rows: one per run {benchmark, cores, replication, clockCall, hugePages, size, bytecodes,
+ *   sends, migrations, timeNs, result, referenceResult, referenceBytecodes, correct,
+ *   migrationsPer1000Bytecodes, <routine>Cycles...}: time spent in each VM routine's accesses
+ *   and native work (the stall breakdown by routine), summed over the cores.
+ */
+import { z } from 'zod';
+import { DUE, WorkloadParamError, type ResolvedChip, type Row, type Sim, type Tile64Core, type WorkloadDef } from '@manycore/engine';
+import { BATON_HALT, BATON_WORDS, ROUTINE, ROUTINE_NAMES, STOP, intValue, isSmallInt } from './format';
+import { layoutImage } from './image';
+import { Interpreter } from './interpreter';
+import { BENCHMARKS, buildProgram, sourceText } from './program';
+import { referenceRun } from './reference';
+import { REPLICATION, SnapshotPlacement, TileVmMemory, Tile64Space, dealTo, mapSpace, spaceLayout } from './tile64-space';
+
+/** Default sizes: a guided run finishes in seconds of wall time. */
+export const DEFAULT_SIZE: Record<(typeof BENCHMARKS)[number], number> = { 'tiny-loop': 1, 'tiny-fib': 16, compiler: 8 };
+
+const Params = z.strictObject({
+  benchmark: z.enum(BENCHMARKS).default('compiler').describe('tinyBenchmarks bytecode loop, tinyBenchmarks recursive fib sends, or the compiler-like benchmark'),
+  cores: z.number().int().min(1).max(1024).default(2).describe('cores running the VM (paper 000: 56 of the TILE64\'s 64)'),
+  replication: z.enum(REPLICATION).default('none').describe('read-mostly heap: none, methods only, everything but contexts (per-core slices), one global heap (v1)'),
+  clockCall: z.boolean().default(true).describe('read the real-time clock by a system call on every migration (the paper\'s observer effect)'),
+  hugePages: z.boolean().default(false).describe('16 MB huge pages in the data TLB'),
+  size: z.number().int().min(1).max(100000).optional().describe('benchmark size (iterations, fib argument, expressions); default per benchmark'),
+  heapKB: z.number().int().min(64).max(65536).default(1024).describe('each core\'s heap, KB (a power of two)'),
+  clockTrapCycles: z.number().int().min(0).max(100000).default(200).describe('cycles of the clock system call\'s trap and return (model)'),
+  clockKernelWords: z.number().int().min(0).max(256).default(8).describe('kernel time-keeping words the clock call reads (model)'),
+});
+type P = z.infer<typeof Params>;
+
+const BUDGET = 256; // bytecodes between checks of the epoch (host-side granularity, no simulated effect)
+
+function sizeOf(p: P): number {
+  return p.size ?? DEFAULT_SIZE[p.benchmark];
+}
+
+function* program(core: Tile64Core, p: P): Sim<void> {
+  const main = 0;
+  const L = spaceLayout(core.sharedBase, core.chip.sharedBytes, p.cores, p.heapKB * 1024, p.replication);
+  mapSpace(core, L, main);
+  const mem = new TileVmMemory(core);
+  const space = new Tile64Space(mem, L, core.id, main, core.privateBase);
+  // the snapshot: every core lays out the same image and writes what was dealt to it
+  const placement = new SnapshotPlacement(L);
+  const image = layoutImage(buildProgram(p.benchmark), sizeOf(p), placement);
+  const snapshot: Row = {};
+  for (const o of image.objects) {
+    const dealt = dealTo(L, o.index, o.what);
+    if (dealt.core !== core.id) continue;
+    const key = `${dealt.readMostly ? 'rm' : 'rw'}:${o.what}`;
+    snapshot[key] = ((snapshot[key] as number | undefined) ?? 0) + 4 * o.words.length;
+    for (let w = 0; w < o.words.length; w++) core.store32(o.body + 4 * w, o.words[w]!);
+    core.store32(o.ote, o.body);
+    if (core.due()) yield DUE;
+  }
+  space.initDescriptor(placement.rwNext[core.id]!);
+  yield* core.barrier();
+  const t0 = core.now;
+  const interp = new Interpreter(mem, space, image, { sourceText: sourceText(p.benchmark) });
+  const baton = new Uint32Array(BATON_WORDS);
+  const halt = new Uint32Array(1);
+  halt[0] = BATON_HALT;
+  let stamp = 0; // the stamp of the last baton this core took (one baton: stamps increase along its path)
+  let migrations = 0;
+  let waitPs = 0;
+  const batonTo = new Int32Array(p.cores);
+  let holding = core.id === main;
+  if (holding) interp.start();
+  for (;;) {
+    if (!holding) {
+      const waited = core.now;
+      stamp = yield* core.udnAwait(stamp, baton);
+      waitPs += core.now - waited; // without the baton: not the interpreter's time
+      if (baton[0] === BATON_HALT) break;
+      if (p.clockCall) clockCall(mem, L.kernelPage, p);
+      interp.resume(baton);
+      holding = true;
+    }
+    const stop = interp.run(BUDGET);
+    if (stop === STOP.yield) {
+      if (core.due()) yield DUE;
+      continue;
+    }
+    if (stop === STOP.migrate) {
+      migrations++;
+      batonTo[interp.batonTarget]! += 1;
+      const t = core.now;
+      core.udnPost(interp.batonTarget, stamp + 1, interp.baton);
+      mem.charge(ROUTINE.migrate, core.now - t);
+      stamp++;
+      holding = false;
+      continue;
+    }
+    // done: this core ends the run and tells the others
+    const result = interp.result;
+    for (let k = 0; k < p.cores; k++) if (k !== core.id) core.udnPost(k, stamp + 1, halt);
+    core.report({ final: true, timeNs: (core.now - t0) / 1000, result: isSmallInt(result) ? intValue(result) : -1 });
+    break;
+  }
+  const row: Row = { core: core.id, bytecodes: interp.counters.bytecodes, sends: interp.counters.sends, migrations, waitPs, allocatedBytes: space.allocatedBytes };
+  for (const k of Object.keys(snapshot)) row[`snapshot ${k}`] = snapshot[k]!;
+  // the baton's path and the store barrier's moves, as text (rows hold scalars): "to:count ..." and "class:from:to ..."
+  row.batonTo = [...batonTo].flatMap((n, k) => (n > 0 ? [`${k}:${n}`] : [])).join(' ');
+  const className = new Map(Object.entries(image.classes).map(([name, oop]) => [oop, name]));
+  const moves: string[] = [];
+  for (let i = 0; i < interp.moves.length; i += 5)
+    moves.push(`${className.get(interp.moves[i + 4]!) ?? '?'}:${space.homeOf(interp.moves[i + 1]!)}:${space.homeOf(interp.moves[i + 2]!)}:${interp.moves[i + 3]! * 4}`);
+  row.moves = moves.join(' ');
+  row.storeBarrierMoves = interp.counters.storeBarrierMoves;
+  for (let r = 0; r < ROUTINE_NAMES.length; r++) row[`${ROUTINE_NAMES[r]}Ps`] = mem.routinePs[r]!;
+  core.report(row);
+}
+
+/** The per-migration clock system call (model): a trap, then the kernel's time-keeping words. */
+function clockCall(mem: TileVmMemory, kernelPage: number, p: P): void {
+  mem.enter(ROUTINE.clock);
+  mem.compute(p.clockTrapCycles);
+  for (let w = 0; w < p.clockKernelWords; w++) mem.load32(kernelPage + 4 * w);
+}
+
+function summarize(rows: Row[], p: P, chip: ResolvedChip): Row[] {
+  const fin = rows.find((r) => r.final === true);
+  const cores = rows.filter((r) => r.final !== true);
+  const sum = (k: string) => cores.reduce((a, r) => a + ((r[k] as number) ?? 0), 0);
+  const size = sizeOf(p);
+  const ref = referenceRun(buildProgram(p.benchmark), size, { sourceText: sourceText(p.benchmark) });
+  const bytecodes = sum('bytecodes');
+  const periodPs = 1e6 / chip.baseMHz;
+  const row: Row = {
+    benchmark: p.benchmark,
+    cores: p.cores,
+    replication: p.replication,
+    clockCall: p.clockCall,
+    hugePages: p.hugePages,
+    size,
+    bytecodes,
+    sends: sum('sends'),
+    migrations: sum('migrations'),
+    timeNs: fin ? (fin.timeNs as number) : 0,
+    result: fin ? (fin.result as number) : -1,
+    referenceResult: ref.result,
+    referenceBytecodes: ref.bytecodes,
+    correct: fin !== undefined && fin.result === ref.result && bytecodes === ref.bytecodes,
+    migrationsPer1000Bytecodes: bytecodes > 0 ? Math.round((sum('migrations') / bytecodes) * 1e6) / 1000 : 0,
+  };
+  row.storeBarrierMoves = sum('storeBarrierMoves');
+  for (const name of ROUTINE_NAMES) row[`${name}Cycles`] = Math.round(sum(`${name}Ps`) / periodPs);
+  return [row];
+}
+
+/** One heap of the heap map: the snapshot's bytes by role in its read-write heap and read-mostly slice, and what the run allocated there. */
+export interface VmHeap {
+  core: number;
+  readWrite: Record<string, number>;
+  readMostly: Record<string, number>;
+  allocatedBytes: number;
+}
+
+/** results.workload.extra.vm: what the web's heap map and baton view draw (every number from the run). */
+export interface VmExtra {
+  cores: number;
+  heapBytes: number;
+  replication: string;
+  heaps: VmHeap[];
+  /** the baton's path: migrations from core to core */
+  baton: { from: number; to: number; count: number }[];
+  /** store-barrier moves (the first 64 per core): the object's class, the heap it left (-1: the global read-mostly heap) and the one it went to */
+  moves: { className: string; fromCore: number; toCore: number; bytes: number }[];
+  /** core cycles per VM routine, summed over the cores */
+  routines: { name: string; cycles: number }[];
+}
+
+function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
+  const cores = rows.filter((r) => r.final !== true).sort((a, b) => (a.core as number) - (b.core as number));
+  const periodPs = 1e6 / chip.baseMHz;
+  const heaps: VmHeap[] = cores.map((r) => {
+    const h: VmHeap = { core: r.core as number, readWrite: {}, readMostly: {}, allocatedBytes: r.allocatedBytes as number };
+    for (const [k, v] of Object.entries(r))
+      if (k.startsWith('snapshot ')) {
+        const [region, role] = k.slice(9).split(':') as [string, string];
+        (region === 'rm' ? h.readMostly : h.readWrite)[role] = v as number;
+      }
+    return h;
+  });
+  const baton: VmExtra['baton'] = [];
+  const moves: VmExtra['moves'] = [];
+  for (const r of cores) {
+    for (const e of String(r.batonTo).split(' ').filter(Boolean)) {
+      const [to, count] = e.split(':').map(Number) as [number, number];
+      baton.push({ from: r.core as number, to, count });
+    }
+    for (const m of String(r.moves).split(' ').filter(Boolean)) {
+      const [className, from, to, bytes] = m.split(':') as [string, string, string, string];
+      moves.push({ className, fromCore: Number(from), toCore: Number(to), bytes: Number(bytes) });
+    }
+  }
+  const routines = ROUTINE_NAMES.map((name) => ({ name, cycles: Math.round(cores.reduce((a, r) => a + ((r[`${name}Ps`] as number) ?? 0), 0) / periodPs) }));
+  return { vm: { cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, heaps, baton, moves, routines } };
+}
+
+export const vmWorkload: WorkloadDef<P, Tile64Core> = {
+  name: 'vm',
+  title: 'Smalltalk VM: one object heap across the TILE64 (RoarVM design)',
+  description:
+    "A bytecode VM in simulated memory (paper 000): an object table, per-core heaps homed on their cores, an interpreter thread that passes the baton to the receiver's core, a read-mostly heap replicated in every cache, the per-migration clock call and huge pages as switches.",
+  families: ['tile64'],
+  chart: { x: 'cores', y: 'timeNs', series: 'replication' },
+  params: Params,
+  coresParam: { name: 'cores' },
+  chipOverrides: (p) => (p.hugePages ? { tlb: { hugePages: true } } : {}),
+  participants: (p, chip) => {
+    if (p.cores > chip.topo.cores) throw new WorkloadParamError(`cores = ${p.cores}, but the chip has ${chip.topo.cores} cores`, 'cores', `at most ${chip.topo.cores}`);
+    return Array.from({ length: p.cores }, (_, i) => i);
+  },
+  program,
+  summarize,
+  extra,
+};
