@@ -9,12 +9,13 @@ import { otherChips } from './guided/chips';
 import { protocolBugs } from './guided/bugs';
 import { firstSteps } from './guided/first-steps';
 import { sccStudies } from './guided/scc-studies';
+import { vmStudies } from './guided/vm';
 import type { GuidedExperiment } from './guided/types';
 
 export * from './guided/types';
 export { chartPoints, chipOf, describeRun, familyOf, resolvePaperPoints, sweepRows, type ChartPoint } from './guided/chart';
 
-export const guidedExperiments: GuidedExperiment[] = [...firstSteps, ...sccStudies, ...otherChips, ...protocolBugs];
+export const guidedExperiments: GuidedExperiment[] = [...firstSteps, ...sccStudies, ...otherChips, ...vmStudies, ...protocolBugs];
 
 /** The entry with this id, or undefined. */
 export function guidedById(id: string): GuidedExperiment | undefined {

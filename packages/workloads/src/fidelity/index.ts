@@ -7,6 +7,7 @@
 import type { ExperimentInput } from '@manycore/engine';
 import { dvfsKernels } from './dvfs';
 import { metalsvmLaplace } from './metalsvm';
+import { roarvmHeap } from './roarvm';
 import { pipelineTable1 } from './pipeline';
 import { rcceBcastStudy, rccePairHops, rccePairScaling, rccePower, rcceTable1 } from './rcce-study';
 import { rckmpiChannels } from './rckmpi';
@@ -23,10 +24,11 @@ export { RCCE_TABLE_1, RCCE_POWER_W } from './rcce-study';
 export { NBODY_TABLE_5, CONCORDANCE_TABLE_3 } from './sicsa';
 export { DVFS_DOT_16_OVER_5 } from './dvfs';
 export { METALSVM_CORES, METALSVM_SETUPS, METALSVM_SVM_OVER_MP_1_CORE } from './metalsvm';
+export { ROARVM_CORES, ROARVM_SETUPS, ROARVM_PAPER } from './roarvm';
 export { linearFit } from './rcce-study';
 export { paperBeside, type PaperBeside } from './paper-beside';
 
-export const reproductions: Reproduction[] = [pipelineTable1, rckmpiChannels, rccePairHops, rccePairScaling, rcceTable1, rccePower, rcceBcastStudy, dvfsKernels, nbodyTable5, concordanceTable3, metalsvmLaplace];
+export const reproductions: Reproduction[] = [pipelineTable1, rckmpiChannels, rccePairHops, rccePairScaling, rcceTable1, rccePower, rcceBcastStudy, dvfsKernels, nbodyTable5, concordanceTable3, metalsvmLaplace, roarvmHeap];
 
 export type RunExperiment = (experiment: ExperimentInput) => Promise<RunOutput>;
 
