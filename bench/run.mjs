@@ -7,7 +7,8 @@
 // Then a 48-process mpi-sweep over every size for two collectives (wall time, with the CLI's
 // default layout fitted to the host and with one worker per core).
 // Writes bench/results/latest.json and prints a table. Not a test: numbers depend on the host.
-// Flags: --quick (shorter runs), --no-mpi, --no-mesh, --mesh-only (just the 1024-core run).
+// Then the Smalltalk VM on the TILE64 (bytecodes per wall second on one CPU).
+// Flags: --quick (shorter runs), --no-mpi, --no-mesh, --no-vm, --mesh-only (just the 1024-core run).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -95,6 +96,39 @@ if (!process.argv.includes('--no-mpi') && !meshOnly)
 for (const op of new Set(mpi.map((x) => x.op)))
   if (new Set(mpi.filter((x) => x.op === op).map((x) => x.digest)).size !== 1) throw new Error(`mpi-sweep ${op}: the digest depends on the layout`);
 
+// issue 15: the Smalltalk VM on the TILE64, on one host CPU with every simulated core on one
+// worker thread (the TILE64's 64 cores on one worker): simulated bytecodes per wall second, overall at the larger size and marginal
+// between two sizes (the run's fixed start-up, chip state and snapshot, cancels out).
+// Target: at least 2 M bytecodes per second on one host core.
+const vm = [];
+if (!process.argv.includes('--no-vm') && !meshOnly)
+  for (const [benchmark, cores, small, large] of [
+    ['tiny-loop', 1, 2, quick ? 4 : 8],
+    ['compiler', 2, 20, quick ? 60 : 120],
+  ]) {
+    const once = (size) => {
+      const out = execFileSync(
+        'taskset',
+        ['-c', '0', process.execPath, cli, 'run', '--preset', 'tile64', '--workload', 'vm', '--param', `benchmark=${benchmark}`, '--param', `cores=${cores}`, '--param', `size=${size}`, '--cores-per-worker', '64', '--json', '--quiet'],
+        { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
+      );
+      const r = JSON.parse(out);
+      return { bytecodes: r.workload.rows[0].bytecodes, wallMs: r.host.wallMs, digest: r.digest };
+    };
+    const a = once(small);
+    const b = once(large);
+    vm.push({
+      benchmark,
+      cores,
+      size: large,
+      bytecodes: b.bytecodes,
+      wallMs: Math.round(b.wallMs),
+      bytecodesPerSec: Math.round(b.bytecodes / (b.wallMs / 1000)),
+      marginalBytecodesPerSec: Math.round((b.bytecodes - a.bytecodes) / ((b.wallMs - a.wallMs) / 1000)),
+      digest: b.digest,
+    });
+  }
+
 const m = (n) => (n / 1e6).toFixed(2) + ' M';
 console.log(`host: ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}${quick ? ', quick' : ''}`);
 if (rows.length) console.log('load         layout                        1 CPU ops/s  2 CPUs ops/s  2 CPUs core-cycles/s  speedup');
@@ -108,5 +142,9 @@ for (const x of mesh)
   );
 for (const x of mpi)
   console.log(`mpi-sweep ${x.op} (${x.channel}), ${x.processes} processes, ${x.sizes} sizes, layout ${x.layout} (${x.workers} workers): ${x.wallS} s wall (process start included)`);
+for (const x of vm)
+  console.log(
+    `vm ${x.benchmark}, ${x.cores} simulated core(s), 1 CPU, one worker: ${m(x.bytecodesPerSec)} bytecodes/s at size ${x.size} (${x.bytecodes} bytecodes, ${(x.wallMs / 1000).toFixed(2)} s), ${m(x.marginalBytecodesPerSec)} bytecodes/s marginal`,
+  );
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, meshOnly ? 'bench/results/latest-mesh.json' : 'bench/results/latest.json'), JSON.stringify({ date: new Date().toISOString(), host: { cpus: cpus().length, node: process.version }, rows, mesh, mpi }, null, 2));
+writeFileSync(join(root, meshOnly ? 'bench/results/latest-mesh.json' : 'bench/results/latest.json'), JSON.stringify({ date: new Date().toISOString(), host: { cpus: cpus().length, node: process.version }, rows, mesh, mpi, vm }, null, 2));

@@ -30,7 +30,7 @@ import { Overlay } from './overlay';
 import { PROT_NAMES, PageProtection, type ProtectionSpec } from './page-protection';
 import { makeRng, type Rng } from './rng';
 import { coreTile, tileX, tileY } from './topology';
-import { BlockReason, C, CoreState, LINE_BYTES, LINE_WORDS, WAIT_OPS, YIELD_BLOCKED, YIELD_DUE, compare, type Sim, type WaitOpName } from './vocabulary';
+import { BlockReason, C, CoreState, LINE_WORDS, WAIT_OPS, YIELD_BLOCKED, YIELD_DUE, compare, type Sim, type WaitOpName } from './vocabulary';
 import { waitWhatCode, type WaitOn } from './wait-for';
 
 export const DUE = YIELD_DUE;
@@ -289,7 +289,11 @@ export abstract class CoreBase {
     }
     const od = this.ovl.data;
     if (mask === FULL_MASK || mask === -1) copyLine(this.ovl.data32, o >>> 2, src32, srcOff >>> 2);
-    else for (let i = 0; i < LINE_BYTES; i++) if ((mask >>> i) & 1) od[o + i] = src[srcOff + i]!;
+    else
+      for (let m = mask >>> 0; m !== 0; m = (m & (m - 1)) >>> 0) {
+        const i = 31 - Math.clz32(m & -m); // the lowest byte still to copy
+        od[o + i] = src[srcOff + i]!;
+      }
   }
 
   /**

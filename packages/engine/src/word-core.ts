@@ -25,6 +25,7 @@ export abstract class WordCore extends CoreBase {
   /** The bytes of the value being stored. */
   protected readonly val = new Uint8Array(8);
   protected readonly valDv = new DataView(this.val.buffer);
+  private readonly val32 = new Uint32Array(this.val.buffer, 0, 2);
 
   protected abstract loadAt(addr: number, size: number): number;
   protected abstract storeAt(addr: number, size: number): void;
@@ -33,7 +34,9 @@ export abstract class WordCore extends CoreBase {
     return this.line[this.loadAt(addr, 1)]!;
   }
   load32(addr: number): number {
-    return valueAt(this.line, this.loadAt(addr, 4), 4);
+    // loadAt checked the alignment: the word is line32's (little-endian host: the same value as valueAt)
+    const off = this.loadAt(addr, 4);
+    return LITTLE_ENDIAN_HOST ? this.line32[off >>> 2]! : valueAt(this.line, off, 4);
   }
   loadF64(addr: number): number {
     const off = this.loadAt(addr, 8);
@@ -46,7 +49,8 @@ export abstract class WordCore extends CoreBase {
     this.storeAt(addr, 1);
   }
   store32(addr: number, value: number): void {
-    this.valDv.setUint32(0, value >>> 0, true);
+    if (LITTLE_ENDIAN_HOST) this.val32[0] = value;
+    else this.valDv.setUint32(0, value >>> 0, true);
     this.storeAt(addr, 4);
   }
   storeF64(addr: number, value: number): void {
