@@ -1,5 +1,5 @@
 /**
- * vm (TILE64): a Smalltalk-style bytecode VM hosting one object heap across the chip, as paper
+ * vm (TILE64, SCC): a Smalltalk-style bytecode VM hosting one object heap across the chip, as paper
  * 000's RoarVM design (issue 15). One interpreter thread passes "the baton" from core to core.
  *
  * Contract
@@ -22,19 +22,28 @@
  *   comes from the memory system.
  * - hugePages: the data TLB maps 16 MB pages (chip override tlb.hugePages; paper 000 line 1010).
  *   Homing stays per 64 KB page in the model (a known simplification).
+ * - SCC (issue 15 item 4; scc-space.ts): the same image, dealing, interpreter and rows (plus
+ *   {chip: 'scc', sccSharing}); heaps in shared DRAM on the controller nearest their core, no
+ *   homing; the baton a message in the receiver's MPB; shared objects uncached or MPBT-cached
+ *   with the flush / CL1INVMB protocol at every pass (`sccSharing`, default 'flush'); replication
+ *   puts read-mostly objects on ordinary cached pages (never written: the store barrier moves
+ *   an object out first); the clock call reads its kernel words from the main core's
+ *   controller. sccSharing on the TILE64 and hugePages on the SCC (no TLB in the SCC model)
+ *   are WorkloadParamErrors.
  * - Rows: one per run {benchmark, cores, replication, clockCall, hugePages, size, bytecodes,
  *   sends, migrations, timeNs, result, referenceResult, referenceBytecodes, correct,
  *   migrationsPer1000Bytecodes, <routine>Cycles...}: time spent in each VM routine's accesses
  *   and native work (the stall breakdown by routine), summed over the cores.
  */
 import { z } from 'zod';
-import { DUE, WorkloadParamError, type ResolvedChip, type Row, type Sim, type Tile64Core, type WorkloadDef } from '@manycore/engine';
-import { BATON_HALT, BATON_WORDS, ROUTINE, ROUTINE_NAMES, STOP, intValue, isSmallInt } from './format';
-import { layoutImage } from './image';
+import { DUE, WorkloadParamError, type ResolvedChip, type Row, type SccChip, type SccCore, type Sim, type Tile64Core, type WorkloadDef } from '@manycore/engine';
+import { BATON_HALT, BATON_WORDS, ROUTINE, ROUTINE_NAMES, STOP, intValue, isSmallInt, type VmMemory, type VmSpace } from './format';
+import { layoutImage, type Image } from './image';
 import { Interpreter } from './interpreter';
 import { BENCHMARKS, buildProgram, sourceText } from './program';
 import { referenceRun } from './reference';
 import { REPLICATION, SnapshotPlacement, TileVmMemory, Tile64Space, dealTo, mapSpace, spaceLayout } from './tile64-space';
+import { SCC_SHARING, SccSnapshotPlacement, SccSpace, SccVmMemory, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccDealTo, sccLayout } from './scc-space';
 
 /** Default sizes: a guided run finishes in seconds of wall time. */
 export const DEFAULT_SIZE: Record<(typeof BENCHMARKS)[number], number> = { 'tiny-loop': 1, 'tiny-fib': 16, compiler: 8 };
@@ -49,6 +58,10 @@ const Params = z.strictObject({
   heapKB: z.number().int().min(64).max(65536).default(1024).describe('each core\'s heap, KB (a power of two)'),
   clockTrapCycles: z.number().int().min(0).max(100000).default(200).describe('cycles of the clock system call\'s trap and return (model)'),
   clockKernelWords: z.number().int().min(0).max(256).default(8).describe('kernel time-keeping words the clock call reads (model)'),
+  sccSharing: z
+    .enum(SCC_SHARING)
+    .optional()
+    .describe("SCC only (default flush): shared heaps uncached (every access a DRAM transaction) or MPBT-cached in L1, flushed by the baton's sender and invalidated (CL1INVMB) by its receiver"),
 });
 type P = z.infer<typeof Params>;
 
@@ -58,7 +71,12 @@ function sizeOf(p: P): number {
   return p.size ?? DEFAULT_SIZE[p.benchmark];
 }
 
-function* program(core: Tile64Core, p: P): Sim<void> {
+function* program(core: Tile64Core | SccCore, p: P): Sim<void> {
+  if (core.chip.family === 'scc') yield* programScc(core as SccCore, p);
+  else yield* programTile64(core as Tile64Core, p);
+}
+
+function* programTile64(core: Tile64Core, p: P): Sim<void> {
   const main = 0;
   const L = spaceLayout(core.sharedBase, core.chip.sharedBytes, p.cores, p.heapKB * 1024, p.replication);
   mapSpace(core, L, main);
@@ -121,7 +139,12 @@ function* program(core: Tile64Core, p: P): Sim<void> {
     core.report({ final: true, timeNs: (core.now - t0) / 1000, result: isSmallInt(result) ? intValue(result) : -1 });
     break;
   }
-  const row: Row = { core: core.id, bytecodes: interp.counters.bytecodes, sends: interp.counters.sends, migrations, waitPs, allocatedBytes: space.allocatedBytes };
+  core.report(coreRow(core.id, interp, space, image, snapshot, migrations, waitPs, batonTo, mem.routinePs));
+}
+
+/** One core's row: its counts, its snapshot share, the baton's path from it, the store barrier's moves, time per VM routine. */
+function coreRow(id: number, interp: Interpreter, space: VmSpace & { allocatedBytes: number }, image: Image, snapshot: Row, migrations: number, waitPs: number, batonTo: Int32Array, routinePs: Float64Array): Row {
+  const row: Row = { core: id, bytecodes: interp.counters.bytecodes, sends: interp.counters.sends, migrations, waitPs, allocatedBytes: space.allocatedBytes };
   for (const k of Object.keys(snapshot)) row[`snapshot ${k}`] = snapshot[k]!;
   // the baton's path and the store barrier's moves, as text (rows hold scalars): "to:count ..." and "class:from:to ..."
   row.batonTo = [...batonTo].flatMap((n, k) => (n > 0 ? [`${k}:${n}`] : [])).join(' ');
@@ -131,12 +154,88 @@ function* program(core: Tile64Core, p: P): Sim<void> {
     moves.push(`${className.get(interp.moves[i + 4]!) ?? '?'}:${space.homeOf(interp.moves[i + 1]!)}:${space.homeOf(interp.moves[i + 2]!)}:${interp.moves[i + 3]! * 4}`);
   row.moves = moves.join(' ');
   row.storeBarrierMoves = interp.counters.storeBarrierMoves;
-  for (let r = 0; r < ROUTINE_NAMES.length; r++) row[`${ROUTINE_NAMES[r]}Ps`] = mem.routinePs[r]!;
-  core.report(row);
+  for (let r = 0; r < ROUTINE_NAMES.length; r++) row[`${ROUTINE_NAMES[r]}Ps`] = routinePs[r]!;
+  return row;
+}
+
+/**
+ * The VM on an SCC core (issue 15 item 4; scc-space.ts): heaps in shared DRAM near their
+ * cores, the baton as a message in the receiver's MPB, shared objects uncached or MPBT-cached
+ * with the flush / CL1INVMB protocol at every pass. Same image, dealing, interpreter, clock
+ * call and rows as the TILE64 path.
+ */
+function* programScc(core: SccCore, p: P): Sim<void> {
+  const main = 0;
+  const sharing = p.sccSharing ?? 'flush';
+  const L = sccLayout(core.chip, p.cores, p.heapKB * 1024, p.replication, main);
+  mapSccSpace(core, L, sharing);
+  const mem = new SccVmMemory(core);
+  const space = new SccSpace(mem, L, core.id, main, core.privateBase);
+  const placement = new SccSnapshotPlacement(L);
+  const image = layoutImage(buildProgram(p.benchmark), sizeOf(p), placement);
+  const snapshot: Row = {};
+  for (const o of image.objects) {
+    const dealt = sccDealTo(L, o.index, o.what);
+    if (dealt.core !== core.id) continue;
+    const key = `${dealt.readMostly ? 'rm' : 'rw'}:${o.what}`;
+    snapshot[key] = ((snapshot[key] as number | undefined) ?? 0) + 4 * o.words.length;
+    core.writeRange(o.body, 4 * o.words.length, new Uint8Array(o.words.buffer, o.words.byteOffset, o.words.byteLength));
+    core.store32(o.ote, o.body);
+    if (core.due()) yield DUE;
+  }
+  space.initDescriptor(placement.rwNext[core.id]!);
+  yield* core.barrier(); // drains the write-combine buffer and waits for the snapshot's writes first
+  core.invalidateMpbt();
+  const t0 = core.now;
+  const interp = new Interpreter(mem, space, image, { sourceText: sourceText(p.benchmark) });
+  const baton = new Uint32Array(BATON_WORDS);
+  const halt = new Uint32Array(1);
+  halt[0] = BATON_HALT;
+  let stamp = 0; // the stamp of the last baton this core took (one baton: stamps increase along its path)
+  let migrations = 0;
+  let waitPs = 0;
+  const batonTo = new Int32Array(p.cores);
+  let holding = core.id === main;
+  if (holding) interp.start();
+  for (;;) {
+    if (!holding) {
+      const waited = core.now;
+      stamp = yield* sccBatonWait(core, stamp);
+      waitPs += core.now - waited; // without the baton: not the interpreter's time
+      const t = core.now;
+      sccBatonTake(core, baton);
+      mem.charge(ROUTINE.migrate, core.now - t);
+      if (baton[0] === BATON_HALT) break;
+      if (p.clockCall) clockCall(mem, L.kernelPage, p);
+      interp.resume(baton);
+      holding = true;
+    }
+    const stop = interp.run(BUDGET);
+    if (stop === STOP.yield) {
+      if (core.due()) yield DUE;
+      continue;
+    }
+    if (stop === STOP.migrate) {
+      migrations++;
+      batonTo[interp.batonTarget]! += 1;
+      const t = core.now;
+      sccBatonPost(core, interp.batonTarget, stamp + 1, interp.baton);
+      mem.charge(ROUTINE.migrate, core.now - t);
+      stamp++;
+      holding = false;
+      continue;
+    }
+    // done: this core ends the run and tells the others
+    const result = interp.result;
+    for (let k = 0; k < p.cores; k++) if (k !== core.id) sccBatonPost(core, k, stamp + 1, halt);
+    core.report({ final: true, timeNs: (core.now - t0) / 1000, result: isSmallInt(result) ? intValue(result) : -1 });
+    break;
+  }
+  core.report(coreRow(core.id, interp, space, image, snapshot, migrations, waitPs, batonTo, mem.routinePs));
 }
 
 /** The per-migration clock system call (model): a trap, then the kernel's time-keeping words. */
-function clockCall(mem: TileVmMemory, kernelPage: number, p: P): void {
+function clockCall(mem: VmMemory, kernelPage: number, p: P): void {
   mem.enter(ROUTINE.clock);
   mem.compute(p.clockTrapCycles);
   for (let w = 0; w < p.clockKernelWords; w++) mem.load32(kernelPage + 4 * w);
@@ -149,7 +248,7 @@ function summarize(rows: Row[], p: P, chip: ResolvedChip): Row[] {
   const size = sizeOf(p);
   const ref = referenceRun(buildProgram(p.benchmark), size, { sourceText: sourceText(p.benchmark) });
   const bytecodes = sum('bytecodes');
-  const periodPs = 1e6 / chip.baseMHz;
+  const periodPs = corePeriodPs(chip);
   const row: Row = {
     benchmark: p.benchmark,
     cores: p.cores,
@@ -167,9 +266,18 @@ function summarize(rows: Row[], p: P, chip: ResolvedChip): Row[] {
     correct: fin !== undefined && fin.result === ref.result && bytecodes === ref.bytecodes,
     migrationsPer1000Bytecodes: bytecodes > 0 ? Math.round((sum('migrations') / bytecodes) * 1e6) / 1000 : 0,
   };
+  if (chip.family === 'scc') {
+    row.chip = 'scc';
+    row.sccSharing = p.sccSharing ?? 'flush';
+  }
   row.storeBarrierMoves = sum('storeBarrierMoves');
   for (const name of ROUTINE_NAMES) row[`${name}Cycles`] = Math.round(sum(`${name}Ps`) / periodPs);
   return [row];
+}
+
+/** A core's clock period, ps: the TILE64's cores run at baseMHz; the SCC's at baseMHz / divisor (the VM's cores share tile 0's divisor unless tileDivisors differ). */
+function corePeriodPs(chip: ResolvedChip): number {
+  return chip.family === 'scc' ? (1e6 * chip.tileDivisors[0]!) / chip.baseMHz : 1e6 / chip.baseMHz;
 }
 
 /** One heap of the heap map: the snapshot's bytes by role in its read-write heap and read-mostly slice, and what the run allocated there. */
@@ -180,7 +288,7 @@ export interface VmHeap {
   allocatedBytes: number;
 }
 
-/** results.workload.extra.vm: what the web's heap map and baton view draw (every number from the run). */
+/** results.workload.vm (the workload's extra): what the web's heap map and baton view draw (every number from the run). */
 export interface VmExtra {
   cores: number;
   heapBytes: number;
@@ -196,7 +304,7 @@ export interface VmExtra {
 
 function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
   const cores = rows.filter((r) => r.final !== true).sort((a, b) => (a.core as number) - (b.core as number));
-  const periodPs = 1e6 / chip.baseMHz;
+  const periodPs = corePeriodPs(chip);
   const heaps: VmHeap[] = cores.map((r) => {
     const h: VmHeap = { core: r.core as number, readWrite: {}, readMostly: {}, allocatedBytes: r.allocatedBytes as number };
     for (const [k, v] of Object.entries(r))
@@ -222,18 +330,23 @@ function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
   return { vm: { cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, heaps, baton, moves, routines } };
 }
 
-export const vmWorkload: WorkloadDef<P, Tile64Core> = {
+export const vmWorkload: WorkloadDef<P, Tile64Core | SccCore> = {
   name: 'vm',
   title: 'Smalltalk VM: one object heap across the TILE64 (RoarVM design)',
   description:
     "A bytecode VM in simulated memory (paper 000): an object table, per-core heaps homed on their cores, an interpreter thread that passes the baton to the receiver's core, a read-mostly heap replicated in every cache, the per-migration clock call and huge pages as switches.",
-  families: ['tile64'],
+  families: ['tile64', 'scc'],
   chart: { x: 'cores', y: 'timeNs', series: 'replication' },
   params: Params,
   coresParam: { name: 'cores' },
-  chipOverrides: (p) => (p.hugePages ? { tlb: { hugePages: true } } : {}),
+  chipOverrides: (p, family) => (family === 'tile64' && p.hugePages ? { tlb: { hugePages: true } } : {}),
   participants: (p, chip) => {
+    if (chip.family === 'tile64' && p.sccSharing !== undefined)
+      throw new WorkloadParamError(`sccSharing = ${p.sccSharing} is for the SCC: the TILE64's heaps are homed and the hardware keeps them coherent; leave sccSharing out`, 'sccSharing');
+    if (chip.family === 'scc' && p.hugePages)
+      throw new WorkloadParamError('hugePages: the SCC model has no TLB to relieve (its lookup table already maps 16 MB pages); leave hugePages false on the SCC', 'hugePages');
     if (p.cores > chip.topo.cores) throw new WorkloadParamError(`cores = ${p.cores}, but the chip has ${chip.topo.cores} cores`, 'cores', `at most ${chip.topo.cores}`);
+    if (chip.family === 'scc') sccLayout(chip as SccChip, p.cores, p.heapKB * 1024, p.replication); // a layout that does not fit, named before the run
     return Array.from({ length: p.cores }, (_, i) => i);
   },
   program,
