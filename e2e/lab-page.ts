@@ -374,4 +374,21 @@ export class LabPage {
     await expect(this.id('pages-hover')).toContainText(`node ${node}`);
     return ((await this.id('pages-hover').textContent()) ?? '').trim();
   }
+  /** The VM views' numbers (VmViews.tsx writes them as data attributes): baton, routines, one core's heap. */
+  async vmViewNumbers(core: number): Promise<{ migrations: number; per1000: number; largest: string; largestCycles: number; timeNs: number; readWrite: number; readMostly: number; allocated: number; moves: number }> {
+    const a = async (testId: string, attr: string) => (await this.id(testId).getAttribute(`data-${attr}`)) ?? '';
+    const n = async (testId: string, attr: string) => Number(await a(testId, attr));
+    const cell = `vm-heap-core-${core}`;
+    return {
+      migrations: await n('vm-baton', 'migrations'),
+      per1000: await n('vm-baton', 'per-1000-bytecodes'),
+      largest: await a('vm-routines', 'largest'),
+      largestCycles: await n('vm-routines', 'largest-cycles'),
+      timeNs: await n('vm-routines', 'time-ns'),
+      readWrite: await n(cell, 'read-write-bytes'),
+      readMostly: await n(cell, 'read-mostly-bytes'),
+      allocated: await n(cell, 'allocated-bytes'),
+      moves: await n('vm-heap-map', 'moves'),
+    };
+  }
 }

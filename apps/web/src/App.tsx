@@ -21,6 +21,7 @@ import { Glossary } from './components/Glossary';
 import { Term } from './components/Term';
 import { firstVisit, rememberTourClosed, Tour } from './components/Tour';
 import { ResultsPanel } from './components/ResultsPanel';
+import { VmViews } from './components/VmViews';
 import { WhatIf } from './components/WhatIf';
 import { ScrubBar } from './components/ScrubBar';
 import type { ForkRequest } from './components/ForkPanel';
@@ -530,6 +531,7 @@ export function App() {
             {chip ? <WhatIf chip={chip} run={run} timeline={timeline} editable={!run?.active} onTimeline={(tl) => setDraft((d) => ({ ...d, timeline: tl }))} /> : null}
             {linkDigest && digestCheck ? <LinkDigest expected={linkDigest.digest} check={digestCheck} /> : null}
             {run?.results ? <ResultsPanel results={run.results} wallMs={run.wallMs} /> : null}
+            {run?.results ? <VmViews results={run.results} chip={run.sim.run.chip} /> : null}
             {prepared && shareable ? <WorkloadViews experiment={shareable} prepared={prepared} run={run} results={run?.results ?? null} /> : null}
             {chip ? <LiveCharts telemetry={run && run.status !== 'ready' ? run.telemetry : null} chip={chip} participants={participants} markers={() => markersOf(timeline)} runKey={run} /> : null}
             {run && run.status !== 'ready' ? <ScrubBar run={run} host={host} registry={REGISTRY} coresPerWorker={cpw} hostCpus={CPUS} budgetBytes={REC_BUDGET} onFork={onFork} /> : null}

@@ -1,0 +1,474 @@
+/**
+ * The VM's views (issue 15 item 5): the heap map, the baton's path over the mesh and the
+ * stalls by VM routine of a finished `vm` run, drawn from the results (vm-views.ts shapes them).
+ *
+ * Contract
+ * - Shows only when the results carry `workload.vm` of the VmExtra shape (vmExtraOf): the data
+ *   decide, not the workload's name. Draws nothing while a run goes (the VM reports its heaps,
+ *   baton edges and routines only at the end).
+ * - Heap map: one column per core's heap, a bar for its read-write heap (the snapshot's bytes
+ *   by role, then the bytes the run allocated) and one for its read-mostly slice (dashed
+ *   outline: user-managed pages); with replication 'global' one more column for the single
+ *   read-mostly heap. Every bar shares one byte scale. Each store-barrier move is an arrow from
+ *   the read-mostly region the object left to the read-write heap it went to, labelled with its
+ *   class. Under it, one cell per core with its counts (data-testid vm-heap-core-<k>) and the
+ *   moves in words (vm-heap-move-<i>).
+ * - Baton path: the cores at their tile positions from the chip view's floorplan (chipGeometry:
+ *   the family's FloorplanSpec, no family constants here), an arrow per (from, to) whose width
+ *   grows with its migrations, and the totals: migrations, per 1000 bytecodes (the row's
+ *   field), per simulated second (migrations / timeNs).
+ * - Stalls by routine: horizontal bars of the cycles per VM routine, largest first, with the
+ *   share of the total, and the run's timeNs.
+ * - Each view has its numbers in a DataTable, SVG/PNG export (CanvasCard) and takes its colours
+ *   from the theme's palette at draw time (light, dark, high contrast).
+ */
+import { useMemo } from 'react';
+import { scaleLinear } from 'd3';
+import { coreHops, coreTile, tileAt, tileX, tileY, type ResolvedChip, type Results, type Topology } from '@manycore/engine';
+import { chipGeometry, type ChipGeometry, type Rect } from '../charts/chip-draw';
+import { ScaledPainter, type Painter } from '../charts/painter';
+import { TICK } from '../charts/draw';
+import { integer, num, pct, simTime, size } from '../lib/format';
+import { palette } from '../lib/theme';
+import { CanvasCard, type ChartTable } from './CanvasCard';
+import { ROLES, ROUTINE_TITLES, batonPath, describeMove, heapMap, routineBars, vmExtraOf, vmRowOf, type BatonPathData, type HeapMapData, type Role, type RoutineBar } from './vm-views';
+
+/** Colour of each role, of the bytes allocated during the run and of a store-barrier move (from the palette in force). */
+function roleColour(r: Role | 'allocated'): string {
+  const i = r === 'allocated' ? 7 : ROLES.indexOf(r);
+  return palette.category[i % palette.category.length]!;
+}
+const moveColour = () => palette.select;
+
+/** Most move arrows labelled with their class on the heap map (beyond it the list below names them). */
+const MAX_MOVE_LABELS = 12;
+/** Most moves listed in words under the heap map. */
+const MAX_MOVES_LISTED = 24;
+
+// ------------------------------------------------------------------ heap map drawing
+
+interface HeapLayout {
+  box: { x: number; y: number; w: number; h: number };
+  legendH: number;
+  colW: number;
+  barW: number;
+  /** x of the left edge of column i's read-write bar and read-mostly bar (-1 when the column has none) */
+  rwX(i: number): number;
+  rmX(i: number): number;
+  y(bytes: number): number;
+  ticks: number[];
+}
+
+function heapLayout(p: Painter, d: HeapMapData): HeapLayout {
+  const nCols = d.columns.length + (d.global ? 1 : 0);
+  const items = legendItems(d);
+  const perLine = Math.max(1, Math.floor((p.width - 70) / 170));
+  const legendH = 18 * Math.ceil(items.length / perLine) + 8;
+  const arrowRoom = d.moves.length ? 44 : 8;
+  const box = { x: 64, y: 6 + legendH + arrowRoom, w: p.width - 64 - 14, h: 0 };
+  box.h = Math.max(40, p.height - box.y - 40);
+  const colW = box.w / Math.max(1, nCols);
+  const bars = d.global ? 1 : 2; // bars per core column
+  const barW = Math.max(1, Math.min(40, (colW - (colW > 8 ? 4 : 1)) / bars));
+  // ticks at round numbers of the unit the axis reads in (B or KB of 1024 B)
+  const unit = d.maxBytes >= 2048 ? 1024 : 1;
+  const u = scaleLinear()
+    .domain([0, Math.max(1, d.maxBytes / unit)])
+    .nice(4);
+  const [, top] = u.domain() as [number, number];
+  const y = scaleLinear()
+    .domain([0, top * unit])
+    .range([box.y + box.h, box.y]);
+  const left = (i: number) => box.x + i * colW + (colW - bars * barW) / 2;
+  return {
+    box,
+    legendH,
+    colW,
+    barW,
+    rwX: (i) => (i < d.columns.length ? left(i) : -1),
+    rmX: (i) => (d.global ? (i === -1 ? box.x + d.columns.length * colW + (colW - barW) / 2 : -1) : i >= 0 && i < d.columns.length ? left(i) + barW : -1),
+    y: (b) => y(b),
+    ticks: u.ticks(4).map((t) => t * unit),
+  };
+}
+
+function legendItems(d: HeapMapData): { label: string; colour: () => string; dashed?: boolean; arrow?: boolean }[] {
+  const out: { label: string; colour: () => string; dashed?: boolean; arrow?: boolean }[] = ROLES.map((r) => ({ label: r, colour: () => roleColour(r) }));
+  out.push({ label: 'allocated in the run', colour: () => roleColour('allocated') });
+  if (d.replication !== 'none') out.push({ label: 'read-mostly (dashed)', colour: () => palette.canvas, dashed: true });
+  if (d.moves.length) out.push({ label: 'store-barrier move', colour: moveColour, arrow: true });
+  return out;
+}
+
+function stack(p: Painter, x: number, w: number, L: HeapLayout, parts: [number, string][], dashed: boolean): number {
+  let acc = 0;
+  for (const [bytes, colour] of parts) {
+    if (bytes <= 0) continue;
+    const y0 = L.y(acc);
+    const y1 = L.y(acc + bytes);
+    p.rect(x, y1, w, Math.max(0.5, y0 - y1), { fill: colour });
+    acc += bytes;
+  }
+  if (acc > 0 && w >= 3) p.rect(x, L.y(acc), w, L.y(0) - L.y(acc), { stroke: palette.ink, lineWidth: 1, ...(dashed ? { dash: [3, 2] } : {}) });
+  return acc;
+}
+
+function arrowHead(p: Painter, fx: number, fy: number, tx: number, ty: number, colour: string, s = 8): void {
+  const a = Math.atan2(ty - fy, tx - fx);
+  p.path(
+    (c) => {
+      c.moveTo(tx, ty);
+      c.lineTo(tx - Math.cos(a - 0.45) * s, ty - Math.sin(a - 0.45) * s);
+      c.lineTo(tx - Math.cos(a + 0.45) * s, ty - Math.sin(a + 0.45) * s);
+      c.closePath();
+    },
+    { fill: colour },
+  );
+}
+
+export function drawHeapMap(p: Painter, d: HeapMapData): void {
+  const L = heapLayout(p, d);
+  const { box } = L;
+  // legend
+  let lx = box.x;
+  let ly = 12;
+  for (const it of legendItems(d)) {
+    const w = 22 + p.measure(it.label, TICK) + 16;
+    if (lx + w > box.x + box.w && lx > box.x) {
+      lx = box.x;
+      ly += 18;
+    }
+    if (it.arrow) {
+      p.line(lx, ly, lx + 12, ly, { stroke: it.colour(), lineWidth: 2 });
+      arrowHead(p, lx, ly, lx + 15, ly, it.colour(), 6);
+    } else p.rect(lx, ly - 6, 15, 12, { fill: it.colour(), stroke: palette.ink, lineWidth: 1, ...(it.dashed ? { dash: [3, 2] } : {}) });
+    p.text(lx + 21, ly, it.label, { size: TICK, color: palette.ink, baseline: 'middle' });
+    lx += w;
+  }
+  // axis
+  for (const t of L.ticks) {
+    p.line(box.x, L.y(t), box.x + box.w, L.y(t), { stroke: palette.grid, lineWidth: 1 });
+    p.text(box.x - 6, L.y(t), size(t), { size: 12, color: palette.muted, anchor: 'end', baseline: 'middle' });
+  }
+  p.line(box.x, box.y + box.h, box.x + box.w, box.y + box.h, { stroke: palette.muted, lineWidth: 1 });
+  // bars
+  const regimeLabels = L.barW >= 16;
+  d.columns.forEach((c, i) => {
+    const x = L.rwX(i);
+    stack(p, x, L.barW, L, [...ROLES.map((r) => [c.readWrite[r], roleColour(r)] as [number, string]), [c.allocatedBytes, roleColour('allocated')]], false);
+    if (!d.global) stack(p, L.rmX(i), L.barW, L, ROLES.map((r) => [c.readMostly[r], roleColour(r)] as [number, string]), true);
+    if (regimeLabels) {
+      p.text(x + L.barW / 2, box.y + box.h + 4, 'rw', { size: 11, color: palette.muted, anchor: 'middle', baseline: 'top' });
+      if (!d.global) p.text(L.rmX(i) + L.barW / 2, box.y + box.h + 4, 'rm', { size: 11, color: palette.muted, anchor: 'middle', baseline: 'top' });
+    }
+  });
+  if (d.global) {
+    const gx = L.rmX(-1);
+    stack(p, gx, L.barW, L, ROLES.map((r) => [d.global!.readMostly[r], roleColour(r)] as [number, string]), true);
+  }
+  // column labels (every k-th when narrow)
+  const every = Math.max(1, Math.ceil(44 / L.colW));
+  const labelY = box.y + box.h + (regimeLabels ? 18 : 6);
+  d.columns.forEach((c, i) => {
+    if (i % every !== 0 && i !== d.columns.length - 1) return;
+    p.text(box.x + i * L.colW + L.colW / 2, labelY, L.colW >= 44 ? `core ${c.core}` : String(c.core), { size: 12, color: palette.ink, anchor: 'middle', baseline: 'top' });
+  });
+  if (d.global) p.text(box.x + d.columns.length * L.colW + L.colW / 2, labelY, L.colW >= 60 ? 'global rm' : 'rm', { size: 12, color: palette.ink, anchor: 'middle', baseline: 'top' });
+  p.text(14, box.y + box.h / 2, 'bytes', { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'middle', rotate: -90 });
+  // store-barrier moves: from the top of the read-mostly region the object left to the top of the read-write heap it went to
+  const col = moveColour();
+  d.moves.forEach((m, k) => {
+    const fromX = m.fromColumn < 0 ? L.rmX(-1) : L.rmX(m.fromColumn);
+    const toX = L.rwX(m.toColumn);
+    if (fromX < 0 || toX < 0) return;
+    const fromBytes = m.fromColumn < 0 ? d.global!.bytes : d.columns[m.fromColumn]!.readMostlyBytes;
+    const to = d.columns[m.toColumn]!;
+    const fx = fromX + L.barW / 2;
+    const fy = L.y(fromBytes) - 2;
+    const tx = toX + L.barW / 2;
+    const ty = L.y(to.readWriteBytes) - 3;
+    const peak = box.y - 14 - (k % 3) * 8;
+    const cx = (fx + tx) / 2;
+    p.circle(fx, fy, 3.5, { fill: col });
+    p.path(
+      (c) => {
+        c.moveTo(fx, fy);
+        c.quadraticCurveTo(cx, 2 * peak - (fy + ty) / 2, tx, ty);
+      },
+      { stroke: col, lineWidth: 2 },
+    );
+    arrowHead(p, cx, peak, tx, ty, col);
+    if (k < MAX_MOVE_LABELS) p.text(cx, peak - 4, m.className, { size: 12, weight: 'bold', color: col, anchor: 'middle', baseline: 'bottom' });
+  });
+}
+
+// ------------------------------------------------------------------ baton path drawing
+
+function centre(g: ChipGeometry, core: number): { x: number; y: number } {
+  const r = g.cores[core]!;
+  return { x: r.x + r.w / 2, y: r.y + r.h / 2 };
+}
+
+/** Room around the tiles of the baton view's frame, and for its legend line, world units. */
+const FRAME_PAD = 36;
+const FRAME_LEGEND = 44;
+
+/**
+ * The part of the floorplan the baton view shows: the tiles of the VM's cores and one more tile
+ * on each side (clamped to the mesh), so 3 cores fill the card and 56 show the whole mesh.
+ */
+export function batonFrame(g: ChipGeometry, topo: Topology, vmCores: number): Rect {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let c = 0; c < Math.min(vmCores, topo.cores); c++) {
+    const t = coreTile(topo, c);
+    x0 = Math.min(x0, tileX(topo, t));
+    x1 = Math.max(x1, tileX(topo, t));
+    y0 = Math.min(y0, tileY(topo, t));
+    y1 = Math.max(y1, tileY(topo, t));
+  }
+  if (!Number.isFinite(x0)) return { x: 0, y: 0, w: g.width, h: g.height };
+  x0 = Math.max(0, x0 - 1);
+  y0 = Math.max(0, y0 - 1);
+  x1 = Math.min(topo.width - 1, x1 + 1);
+  y1 = Math.min(topo.height - 1, y1 + 1);
+  const a = g.tiles[tileAt(topo, x0, y0)]!;
+  const b = g.tiles[tileAt(topo, x1, y1)]!;
+  return { x: a.x - FRAME_PAD, y: a.y - FRAME_PAD, w: b.x + b.w - a.x + 2 * FRAME_PAD, h: b.y + b.h - a.y + 2 * FRAME_PAD + FRAME_LEGEND };
+}
+
+export function drawBaton(outer: Painter, g: ChipGeometry, frame: Rect, b: BatonPathData, vmCores: number): void {
+  const p = new ScaledPainter(outer, 1, -frame.x, -frame.y);
+  const tilesBottom = frame.y + frame.h - FRAME_LEGEND;
+  const inFrame = (r: Rect) => r.x + r.w > frame.x && r.x < frame.x + frame.w && r.y + r.h > frame.y && r.y < tilesBottom;
+  // text of a readable size on screen: the card fits the frame in about 1000 x 620 CSS px (maxHeight)
+  const fit = Math.min(1000 / frame.w, 620 / frame.h);
+  const labelSize = Math.max(16, 13 / fit);
+  for (const t of g.tiles) if (inFrame(t)) p.rect(t.x, t.y, t.w, t.h, { fill: palette.tile, stroke: palette.tileLine, lineWidth: 1 }, 6);
+  const on = new Set(b.cores);
+  g.cores.forEach((r, c) => {
+    if (!inFrame(r)) return;
+    if (c < vmCores) {
+      const held = on.has(c) || c === 0; // core 0 starts with the baton
+      p.rect(r.x, r.y, r.w, r.h, { fill: held ? palette.busy : palette.storeFill, stroke: palette.busy, lineWidth: 1 }, 4);
+      p.text(r.x + r.w / 2, r.y + r.h / 2, String(c), { size: labelSize, weight: 'bold', color: held ? palette.canvas : palette.ink, anchor: 'middle', baseline: 'middle' });
+    } else p.rect(r.x, r.y, r.w, r.h, { stroke: palette.tileLine, lineWidth: 1, dash: [3, 2] }, 4);
+  });
+  const labelAll = b.edges.length <= 16;
+  const col = palette.category[0]!;
+  // thinnest first, so the busiest edges are on top
+  for (let i = b.edges.length - 1; i >= 0; i--) {
+    const e = b.edges[i]!;
+    const a = centre(g, e.from);
+    const z = centre(g, e.to);
+    const dx = z.x - a.x;
+    const dy = z.y - a.y;
+    const len = Math.hypot(dx, dy) || 1;
+    const ux = dx / len;
+    const uy = dy / len;
+    // bend to the right of the direction of travel, so a -> b and b -> a stay apart
+    const bend = Math.min(60, 18 + len * 0.12);
+    const cx = (a.x + z.x) / 2 - uy * bend;
+    const cy = (a.y + z.y) / 2 + ux * bend;
+    const r = g.cores[e.to]!;
+    const stop = Math.min(r.w, r.h) / 2 + 4;
+    // leave the source core at its edge too, so its number stays readable
+    const wx = cx - a.x;
+    const wy = cy - a.y;
+    const wl = Math.hypot(wx, wy) || 1;
+    const sx = a.x + (wx / wl) * (stop - 4);
+    const sy = a.y + (wy / wl) * (stop - 4);
+    const vx = z.x - cx;
+    const vy = z.y - cy;
+    const vl = Math.hypot(vx, vy) || 1;
+    const ex = z.x - (vx / vl) * stop;
+    const ey = z.y - (vy / vl) * stop;
+    p.path(
+      (c) => {
+        c.moveTo(sx, sy);
+        c.quadraticCurveTo(cx, cy, ex, ey);
+      },
+      { stroke: col, lineWidth: e.widthPx, opacity: 0.8 },
+    );
+    arrowHead(p, cx, cy, ex + (vx / vl) * 2, ey + (vy / vl) * 2, col, 10 + e.widthPx);
+    if (labelAll) {
+      const mx = 0.25 * sx + 0.5 * cx + 0.25 * ex;
+      const my = 0.25 * sy + 0.5 * cy + 0.25 * ey;
+      const label = integer(e.count);
+      const ls = Math.max(12, 11 / fit);
+      const w = p.measure(label, ls) + 8;
+      p.rect(mx - w / 2, my - ls * 0.7, w, ls * 1.4, { fill: palette.canvas, stroke: col, lineWidth: 1 }, 4);
+      p.text(mx, my, label, { size: ls, color: palette.ink, anchor: 'middle', baseline: 'middle' });
+    }
+  }
+  const legend = b.edges.length ? `arrow width: migrations (widest ${integer(b.edges[0]!.count)}); solid cores held the baton` : 'the baton never moved: no migrations';
+  p.text(frame.x + FRAME_PAD, frame.y + frame.h - FRAME_LEGEND / 2, legend, { size: 12 / fit, color: palette.ink, baseline: 'middle' });
+}
+
+// ------------------------------------------------------------------ routines drawing
+
+const ROUTINE_ROW = 22;
+
+function routinesHeight(n: number): number {
+  return 16 + n * ROUTINE_ROW + 30;
+}
+
+export function drawRoutines(p: Painter, bars: RoutineBar[]): void {
+  const labelW = Math.max(80, ...bars.map((b) => p.measure(b.name, TICK))) + 12;
+  const valueW = 150;
+  const box = { x: labelW, y: 10, w: Math.max(40, p.width - labelW - valueW - 8), h: bars.length * ROUTINE_ROW };
+  const max = Math.max(1, bars[0]?.cycles ?? 0);
+  const x = scaleLinear().domain([0, max]).nice(4).range([box.x, box.x + box.w]);
+  for (const t of x.ticks(4)) {
+    p.line(x(t), box.y, x(t), box.y + box.h, { stroke: palette.grid, lineWidth: 1 });
+    p.text(x(t), box.y + box.h + 6, num(t), { size: 12, color: palette.muted, anchor: 'middle', baseline: 'top' });
+  }
+  bars.forEach((b, i) => {
+    const y = box.y + i * ROUTINE_ROW;
+    p.text(box.x - 8, y + ROUTINE_ROW / 2, b.name, { size: TICK, color: palette.ink, anchor: 'end', baseline: 'middle' });
+    const w = x(b.cycles) - box.x;
+    if (w > 0) p.rect(box.x, y + 3, Math.max(1, w), ROUTINE_ROW - 6, { fill: i === 0 ? palette.category[1]! : palette.category[0]! });
+    p.text(box.x + Math.max(0, w) + 6, y + ROUTINE_ROW / 2, `${num(b.cycles)} · ${pct(b.share)}`, { size: 12, color: palette.ink, baseline: 'middle' });
+  });
+  p.text(box.x + box.w / 2, box.y + box.h + 22, 'core cycles, summed over the cores', { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'top' });
+}
+
+// ------------------------------------------------------------------ the views
+
+export function VmViews({ results, chip }: { results: Results; chip: ResolvedChip }) {
+  const x = useMemo(() => vmExtraOf(results), [results]);
+  const row = useMemo(() => vmRowOf(results), [results]);
+  const heap = useMemo(() => (x ? heapMap(x) : null), [x]);
+  const baton = useMemo(() => (x && row ? batonPath(x, row) : null), [x, row]);
+  const routines = useMemo(() => (x ? routineBars(x) : null), [x]);
+  const geo = useMemo(() => chipGeometry(chip), [chip]);
+  const frame = useMemo(() => batonFrame(geo, chip.topo, x?.cores ?? 0), [geo, chip, x]);
+  if (!x || !row || !heap || !baton || !routines) return null;
+  const version = () => results;
+
+  const heapTable: ChartTable = {
+    caption: 'Heaps: the snapshot’s bytes by role in each region, the bytes the run allocated, the store-barrier moves',
+    columns: ['heap', 'region', 'bytes', ...ROLES, 'allocated in the run', 'moves out', 'moves in'],
+    rows: () => [
+      ...heap.columns.flatMap((c) => [
+        [`core ${c.core}`, 'read-write', String(c.readWriteBytes), ...ROLES.map((r) => String(c.readWrite[r])), String(c.allocatedBytes), '', String(c.movesIn)],
+        ...(heap.global ? [] : [[`core ${c.core}`, 'read-mostly', String(c.readMostlyBytes), ...ROLES.map((r) => String(c.readMostly[r])), '', String(c.movesOut), '']]),
+      ]),
+      ...(heap.global ? [['global', 'read-mostly', String(heap.global.bytes), ...ROLES.map((r) => String(heap.global!.readMostly[r])), '', String(heap.global.movesOut), '']] : []),
+    ],
+    note: () => (heap.moves.length ? `Moves: ${heap.moves.map((m) => `${m.className} (${m.bytes} B), ${describeMove(m)}`).join('; ')}.` : 'No store-barrier moves.'),
+  };
+  const topo = chip.topo;
+  const batonTable: ChartTable = {
+    caption: 'Baton migrations from core to core, largest first',
+    columns: ['from', 'to', 'migrations', 'share', 'hops'],
+    rows: () => baton.edges.map((e) => [`core ${e.from}`, `core ${e.to}`, String(e.count), pct(e.share), e.from < topo.cores && e.to < topo.cores ? String(coreHops(topo, e.from, e.to)) : '–']),
+    note: () => `${baton.migrations} migrations in all; ${baton.per1000Bytecodes} per 1000 bytecodes; ${num(baton.perSimSecond)} per simulated second.`,
+  };
+  const routineTable: ChartTable = {
+    caption: 'Core cycles per VM routine, summed over the cores, largest first',
+    columns: ['routine', 'what', 'cycles', 'share'],
+    rows: () => routines.bars.map((b) => [b.name, ROUTINE_TITLES[b.name] ?? b.name, String(b.cycles), pct(b.share)]),
+    note: () => `${routines.totalCycles} cycles in all; the run took ${simTime(row.timeNs)} (timeNs ${row.timeNs}).`,
+  };
+  const largest = routines.bars[0];
+  const runCycles = row.timeNs * chip.baseMHz * 1e-3; // timeNs × cycles per ns
+  const listed = heap.moves.slice(0, MAX_MOVES_LISTED);
+
+  return (
+    <div className="vm-views" data-testid="vm-views">
+      <div
+        data-testid="vm-heap-map"
+        data-replication={heap.replication}
+        data-moves={heap.moves.length}
+        data-read-mostly-bytes={heap.totals.readMostlyBytes}
+        data-allocated-bytes={heap.totals.allocatedBytes}
+        style={{ marginBottom: '1rem' }}
+      >
+        <CanvasCard
+          id="vm-heap-map"
+          title="Heap map: each core’s heap"
+          subtitle={`Replication ${heap.replication}. ${heap.global ? "Each core's read-write heap (homed on its tile) and, in the last column, the one global read-mostly heap (user-managed pages, cached in any tile; dashed)" : "Each core's read-write heap (homed on its tile; left bar) and read-mostly slice (user-managed pages, cached in any tile; dashed)"}: the snapshot's bytes by role, dealt round-robin, and on top the bytes the run allocated there. ${heap.moves.length ? `A store into a read-mostly object moved it to a read-write heap (the arrow): ${heap.moves.length} move${heap.moves.length === 1 ? '' : 's'}.` : 'No store moved a read-mostly object.'}`}
+          height={300}
+          draw={(p) => drawHeapMap(p, heap)}
+          version={version}
+          table={heapTable}
+        />
+        <details className="card" style={{ marginTop: '0.5rem' }} open={heap.columns.length <= 16} data-testid="vm-heap-cores">
+          <summary>
+            Per core: {size(heap.totals.readWriteSnapshotBytes)} of snapshot and {size(heap.totals.allocatedBytes)} allocated in the read-write heaps, {size(heap.totals.readMostlyBytes)} read-mostly, {heap.moves.length}{' '}
+            store-barrier move{heap.moves.length === 1 ? '' : 's'}
+          </summary>
+          <ol className="vm-heap-cores" aria-label="Heaps per core" style={{ listStyle: 'none', padding: 0, margin: 0, display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(14rem, 1fr))', gap: '0.2rem 0.8rem', fontSize: '0.85rem' }}>
+            {heap.columns.map((c) => (
+              <li key={c.core} data-testid={`vm-heap-core-${c.core}`} data-core={c.core} data-read-write-bytes={c.readWriteBytes} data-read-mostly-bytes={c.readMostlyBytes} data-allocated-bytes={c.allocatedBytes}>
+                <strong>core {c.core}</strong>: rw {size(c.readWriteSnapshotBytes)} + {size(c.allocatedBytes)} allocated{heap.global ? '' : ` · rm ${size(c.readMostlyBytes)}`}
+                {c.movesIn || c.movesOut ? ` · moves ${c.movesOut} out, ${c.movesIn} in` : ''}
+              </li>
+            ))}
+            {heap.global ? (
+              <li data-testid="vm-heap-global" data-read-mostly-bytes={heap.global.bytes}>
+                <strong>global read-mostly heap</strong>: {size(heap.global.bytes)}
+                {heap.global.movesOut ? ` · moves ${heap.global.movesOut} out` : ''}
+              </li>
+            ) : null}
+          </ol>
+          {listed.length ? (
+            <ul className="sub" data-testid="vm-heap-moves" style={{ margin: '0.2rem 0 0', paddingLeft: '1.2rem' }}>
+              {listed.map((m, i) => (
+                <li key={i} data-testid={`vm-heap-move-${i}`} data-class={m.className} data-from-core={m.fromCore} data-to-core={m.toCore} data-bytes={m.bytes}>
+                  store barrier: {m.className} ({m.bytes} B) moved from {describeMove(m)}
+                </li>
+              ))}
+              {heap.moves.length > listed.length ? <li>and {heap.moves.length - listed.length} more (in the data table)</li> : null}
+            </ul>
+          ) : null}
+        </details>
+      </div>
+
+      <div data-testid="vm-baton" data-migrations={baton.migrations} data-edges={baton.edges.length} data-per-1000-bytecodes={baton.per1000Bytecodes} data-per-sim-second={baton.perSimSecond} style={{ marginBottom: '1rem' }}>
+        <CanvasCard
+          id="vm-baton"
+          title="The baton’s path over the mesh"
+          subtitle={
+            <>
+              The interpreter thread moves to the receiver&apos;s core on a send or return (paper 000&apos;s baton passing); each arrow is the migrations from one core to another, its width grows with their
+              number.{' '}
+              <span data-testid="vm-baton-summary">
+                <span data-testid="vm-baton-migrations">{baton.migrations}</span> migrations · <span data-testid="vm-baton-per-1000">{baton.per1000Bytecodes}</span> per 1000 bytecodes ·{' '}
+                <span data-testid="vm-baton-per-second">{num(baton.perSimSecond)}</span> per simulated second (in {simTime(baton.timeNs)}).
+              </span>
+            </>
+          }
+          world={{ w: frame.w, h: frame.h }}
+          maxHeight={620}
+          draw={(p) => drawBaton(p, geo, frame, baton, x.cores)}
+          version={version}
+          table={batonTable}
+        />
+      </div>
+
+      <div data-testid="vm-routines" data-largest={largest?.name ?? ''} data-largest-cycles={largest?.cycles ?? 0} data-total-cycles={routines.totalCycles} data-time-ns={row.timeNs} style={{ marginBottom: '1rem' }}>
+        <CanvasCard
+          id="vm-routines"
+          title="Stalls by VM routine"
+          subtitle={
+            <>
+              Core cycles spent in each routine&apos;s loads, stores and native work (its memory stalls included), summed over the cores, largest first, with its share.{' '}
+              <span data-testid="vm-routines-summary">
+                Largest: <span data-testid="vm-routines-largest">{largest ? `${largest.name} ${largest.cycles} cycles (${pct(largest.share)})` : '–'}</span> · {integer(routines.totalCycles)} cycles in the routines · the
+                run took <span data-testid="vm-routines-time">{simTime(row.timeNs)}</span>, {num(runCycles)} cycles of one core at {num(chip.baseMHz)} MHz.
+              </span>
+            </>
+          }
+          height={routinesHeight(routines.bars.length)}
+          draw={(p) => drawRoutines(p, routines.bars)}
+          version={version}
+          table={routineTable}
+        />
+      </div>
+    </div>
+  );
+}

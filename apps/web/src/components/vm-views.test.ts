@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import type { Results } from '@manycore/engine';
+import { EDGE_MAX_PX, EDGE_MIN_PX, batonPath, describeMove, heapMap, routineBars, vmExtraOf, vmRowOf, type VmExtra } from './vm-views';
+
+// Real values: `node scripts/vm-run.mjs cores=3 replication=all-but-contexts size=2 --extra`
+// (benchmark compiler, clockCall true) and `... cores=2 replication=global size=2 --extra`.
+const ROW3 = { migrations: 1114, migrationsPer1000Bytecodes: 35.416, timeNs: 3192469.459751262, bytecodes: 31455 };
+const VM3: VmExtra = {
+  cores: 3,
+  heapBytes: 1048576,
+  replication: 'all-but-contexts',
+  heaps: [
+    { core: 0, readWrite: { context: 96 }, readMostly: { other: 372, class: 616, symbol: 1448, methodDict: 1292, method: 2076 }, allocatedBytes: 2468 },
+    { core: 1, readWrite: {}, readMostly: { other: 236, class: 588, symbol: 1532, method: 1800, methodDict: 1252 }, allocatedBytes: 2360 },
+    { core: 2, readWrite: {}, readMostly: { other: 252, class: 588, symbol: 1572, method: 1936, methodDict: 1136 }, allocatedBytes: 2696 },
+  ],
+  baton: [
+    { from: 0, to: 1, count: 96 },
+    { from: 0, to: 2, count: 362 },
+    { from: 1, to: 0, count: 96 },
+    { from: 1, to: 2, count: 99 },
+    { from: 2, to: 0, count: 362 },
+    { from: 2, to: 1, count: 99 },
+  ],
+  moves: [{ className: 'Association', fromCore: 2, toCore: 2, bytes: 20 }],
+  routines: [
+    { name: 'fetchBytecode', cycles: 133739 },
+    { name: 'fetchClass', cycles: 167630 },
+    { name: 'lookup', cycles: 80465 },
+    { name: 'activate', cycles: 288827 },
+    { name: 'return', cycles: 275972 },
+    { name: 'stack', cycles: 255024 },
+    { name: 'objectAccess', cycles: 126999 },
+    { name: 'primitive', cycles: 84918 },
+    { name: 'storeBarrier', cycles: 79 },
+    { name: 'allocate', cycles: 26033 },
+    { name: 'migrate', cycles: 23399 },
+    { name: 'clock', cycles: 437387 },
+  ],
+};
+const VM2_GLOBAL: VmExtra = {
+  cores: 2,
+  heapBytes: 1048576,
+  replication: 'global',
+  heaps: [
+    { core: 0, readWrite: { context: 96 }, readMostly: { other: 364, class: 896, symbol: 2068, method: 2860, methodDict: 2844 }, allocatedBytes: 5988 },
+    { core: 1, readWrite: {}, readMostly: { other: 496, class: 896, symbol: 2484, methodDict: 836, method: 2952 }, allocatedBytes: 0 },
+  ],
+  baton: [],
+  moves: [{ className: 'Association', fromCore: -1, toCore: 0, bytes: 20 }],
+  routines: [
+    { name: 'fetchBytecode', cycles: 132232 },
+    { name: 'migrate', cycles: 0 },
+    { name: 'clock', cycles: 0 },
+  ],
+};
+
+const results = (vm: unknown, row: Record<string, unknown> = ROW3) => ({ workload: { name: 'vm', params: {}, rows: [row], vm } }) as unknown as Results;
+
+describe('vmExtraOf', () => {
+  it('takes the results’ workload.vm when it has the VmExtra shape, whatever the workload name', () => {
+    expect(vmExtraOf(results(VM3))).toBe(VM3);
+    expect(vmExtraOf({ workload: { name: 'other', params: {}, rows: [], vm: VM3 } } as unknown as Results)).toBe(VM3);
+    expect(vmRowOf(results(VM3))).toEqual(ROW3);
+  });
+  it('rejects missing or malformed data instead of half drawing it', () => {
+    expect(vmExtraOf(null)).toBeNull();
+    expect(vmExtraOf(results(undefined))).toBeNull();
+    expect(vmExtraOf(results({ ...VM3, heaps: [{ core: 0, readWrite: { context: '96' }, readMostly: {}, allocatedBytes: 0 }] }))).toBeNull();
+    expect(vmExtraOf(results({ ...VM3, baton: [{ from: 0, to: 1 }] }))).toBeNull();
+    expect(vmExtraOf(results({ ...VM3, moves: [{ className: 7, fromCore: 0, toCore: 0, bytes: 4 }] }))).toBeNull();
+    expect(vmRowOf(results(VM3, { migrations: 3 }))).toBeNull();
+  });
+});
+
+describe('heapMap', () => {
+  it('gives each core’s read-write heap and read-mostly slice their bytes by role, plus the allocated bytes', () => {
+    const m = heapMap(VM3);
+    expect(m.global).toBeNull();
+    expect(m.columns.map((c) => c.core)).toEqual([0, 1, 2]);
+    const [c0, c1, c2] = m.columns;
+    expect(c0!.readWrite).toEqual({ class: 0, method: 0, methodDict: 0, symbol: 0, other: 0, context: 96 });
+    expect(c0!.readWriteSnapshotBytes).toBe(96);
+    expect(c0!.readWriteBytes).toBe(96 + 2468);
+    expect(c0!.readMostly).toEqual({ class: 616, method: 2076, methodDict: 1292, symbol: 1448, other: 372, context: 0 });
+    expect(c0!.readMostlyBytes).toBe(5804);
+    expect(c1!.readMostlyBytes).toBe(5408);
+    expect(c2!.readWriteBytes).toBe(2696);
+    expect(m.maxBytes).toBe(5804);
+    expect(m.totals).toEqual({ readWriteSnapshotBytes: 96, allocatedBytes: 2468 + 2360 + 2696, readMostlyBytes: 5804 + 5408 + 5484 });
+  });
+  it('maps a store-barrier move from the read-mostly slice it left to the read-write heap it went to', () => {
+    const m = heapMap(VM3);
+    expect(m.moves).toEqual([{ className: 'Association', bytes: 20, fromCore: 2, toCore: 2, fromColumn: 2, toColumn: 2 }]);
+    expect(m.columns.map((c) => [c.movesOut, c.movesIn])).toEqual([
+      [0, 0],
+      [0, 0],
+      [1, 1],
+    ]);
+    expect(describeMove(m.moves[0]!)).toBe("core 2's read-mostly slice → core 2's read-write heap");
+  });
+  it('with replication global draws one global read-mostly heap and maps fromCore -1 to it', () => {
+    const m = heapMap(VM2_GLOBAL);
+    expect(m.global).toEqual({ readMostly: { class: 1792, method: 5812, methodDict: 3680, symbol: 4552, other: 860, context: 0 }, bytes: 16696, movesOut: 1 });
+    expect(m.columns.map((c) => c.readMostlyBytes)).toEqual([0, 0]);
+    expect(m.moves[0]).toMatchObject({ fromCore: -1, fromColumn: -1, toCore: 0, toColumn: 0 });
+    expect(m.columns[0]!.movesIn).toBe(1);
+    expect(m.maxBytes).toBe(16696);
+    expect(describeMove(m.moves[0]!)).toBe("the global read-mostly heap → core 0's read-write heap");
+  });
+  it('puts a role it does not know under other', () => {
+    const m = heapMap({ ...VM3, heaps: [{ core: 0, readWrite: { other: 4, bitmap: 8 }, readMostly: {}, allocatedBytes: 0 }], moves: [] });
+    expect(m.columns[0]!.readWrite.other).toBe(12);
+  });
+});
+
+describe('batonPath', () => {
+  it('sorts the edges by migrations and scales their width linearly by count / largest', () => {
+    const b = batonPath(VM3, ROW3);
+    expect(b.edges.map((e) => [e.from, e.to, e.count])).toEqual([
+      [0, 2, 362],
+      [2, 0, 362],
+      [1, 2, 99],
+      [2, 1, 99],
+      [0, 1, 96],
+      [1, 0, 96],
+    ]);
+    expect(b.edges[0]!.widthPx).toBe(EDGE_MAX_PX);
+    expect(b.edges[4]!.widthPx).toBeCloseTo(EDGE_MIN_PX + ((EDGE_MAX_PX - EDGE_MIN_PX) * 96) / 362, 10);
+    expect(b.edges.reduce((a, e) => a + e.share, 0)).toBeCloseTo(1, 12);
+    // the edges add up to the row's migrations
+    expect(b.migrations).toBe(ROW3.migrations);
+    expect(b.cores).toEqual([0, 1, 2]);
+    expect(b.per1000Bytecodes).toBe(35.416);
+    expect(b.perSimSecond).toBeCloseTo(1114 / 3.192469459751262e-3, 6);
+  });
+  it('merges repeated pairs and has no edges when the baton never moved', () => {
+    const b = batonPath({ ...VM3, baton: [{ from: 1, to: 0, count: 2 }, { from: 1, to: 0, count: 3 }, { from: 0, to: 1, count: 0 }] }, ROW3);
+    expect(b.edges.map((e) => [e.from, e.to, e.count, e.widthPx])).toEqual([[1, 0, 5, EDGE_MAX_PX]]);
+    const none = batonPath(VM2_GLOBAL, { migrationsPer1000Bytecodes: 0, timeNs: 1729591.9126980028 });
+    expect(none).toMatchObject({ edges: [], migrations: 0, cores: [], perSimSecond: 0 });
+  });
+});
+
+describe('routineBars', () => {
+  it('orders the routines largest first with shares that sum to 1', () => {
+    const { bars, totalCycles } = routineBars(VM3);
+    expect(totalCycles).toBe(1900472);
+    expect(bars.slice(0, 3).map((b) => b.name)).toEqual(['clock', 'activate', 'return']);
+    expect(bars[bars.length - 1]).toMatchObject({ name: 'storeBarrier', cycles: 79 });
+    expect(bars[0]!.share).toBeCloseTo(437387 / 1900472, 12);
+    expect(bars.reduce((a, b) => a + b.share, 0)).toBeCloseTo(1, 12);
+  });
+  it('keeps zero routines (ties by name) and gives shares of 0 when nothing was spent', () => {
+    expect(routineBars(VM2_GLOBAL).bars.map((b) => b.name)).toEqual(['fetchBytecode', 'clock', 'migrate']);
+    expect(routineBars({ routines: [{ name: 'a', cycles: 0 }] }).bars[0]!.share).toBe(0);
+  });
+});
