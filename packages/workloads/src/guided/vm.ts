@@ -96,6 +96,23 @@ export const vmStudies: GuidedExperiment[] = [
     experiments: [exp('vm', { benchmark: 'compiler', cores: 3, replication: 'all-but-contexts', clockCall: false }, TILE64)],
   },
   {
+    id: 'vm-chips',
+    title: 'The same VM on the TILE64 and on the SCC',
+    summary:
+      "The compiler-like benchmark on 1, 2 and 48 cores of both chips. The SCC has no homing: the heaps live in shared DRAM on each core's nearest controller, the baton is an MPB message, and shared objects are either MPBT-cached with a flush and CL1INVMB at every baton pass, or uncached.",
+    source: 'paper 000 (TILE64); scc.md sections 1-2 (SCC memory); issue 15 item 4 (no paper ran this)',
+    whatToLookFor: [
+      'On the TILE64 the owner of an object reads it from its own caches and everyone else pays a remote home read: locality decides, and bytecode fetch from remote methods is the new cost.',
+      'On the SCC every shared access costs about the same DRAM trip whoever owns the heap, so passing the baton buys little locality; what grows with the cores is the baton itself, the clock call and the L1 emptied by CL1INVMB on every arrival.',
+      'Uncached shared objects make every access a DRAM transaction: several times slower on one core, but the gap narrows as migrations dominate.',
+    ],
+    experiments: [
+      ...[1, 2, 48].map((cores) => exp('vm', { benchmark: 'compiler', cores }, TILE64)),
+      ...(['flush', 'uncached'] as const).flatMap((sccSharing) => [1, 2, 48].map((cores) => exp('vm', { benchmark: 'compiler', cores, sccSharing }))),
+    ],
+    chart: { x: 'cores', y: 'timeNs', series: ['chip', 'sccSharing'], logX: true },
+  },
+  {
     id: 'vm-tiny',
     title: 'tinyBenchmarks: SmallIntegers never pass the baton',
     summary: "Squeak's two tinyBenchmarks (a sieve of bytecodes and recursive fib sends) on 1 and 2 cores. Their receivers are SmallIntegers, which the baton rule keeps on the running core.",

@@ -138,7 +138,7 @@ describe('vm on the SCC', () => {
         expect(r.migrations).toBe(t.migrations); // same dealing, same baton rule
         expect(r.migrations as number).toBeGreaterThan(0);
         expect(r.migrateCycles as number).toBeGreaterThan(0);
-        expect(t.chip).toBeUndefined(); // the TILE64's rows are as before
+        expect(t.chip).toBe('tile64');
       }
     }
   });

@@ -250,6 +250,7 @@ function summarize(rows: Row[], p: P, chip: ResolvedChip): Row[] {
   const bytecodes = sum('bytecodes');
   const periodPs = corePeriodPs(chip);
   const row: Row = {
+    chip: chip.family,
     benchmark: p.benchmark,
     cores: p.cores,
     replication: p.replication,
@@ -266,10 +267,7 @@ function summarize(rows: Row[], p: P, chip: ResolvedChip): Row[] {
     correct: fin !== undefined && fin.result === ref.result && bytecodes === ref.bytecodes,
     migrationsPer1000Bytecodes: bytecodes > 0 ? Math.round((sum('migrations') / bytecodes) * 1e6) / 1000 : 0,
   };
-  if (chip.family === 'scc') {
-    row.chip = 'scc';
-    row.sccSharing = p.sccSharing ?? 'flush';
-  }
+  if (chip.family === 'scc') row.sccSharing = p.sccSharing ?? 'flush';
   row.storeBarrierMoves = sum('storeBarrierMoves');
   for (const name of ROUTINE_NAMES) row[`${name}Cycles`] = Math.round(sum(`${name}Ps`) / periodPs);
   return [row];
