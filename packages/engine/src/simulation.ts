@@ -53,7 +53,7 @@ export function prepareRun(input: unknown, registry: WorkloadRegistry, layoutOpt
     throw new ExperimentError(
       `workload.name: ${workload.name} runs on chip families ${families.join(', ')}; preset "${experiment.chip.preset}" is a ${family} chip`,
     );
-  const fromWorkload = workload.chipOverrides ? workload.chipOverrides(params) : {};
+  const fromWorkload = workload.chipOverrides ? workload.chipOverrides(params, family) : {};
   const config = chipConfig(experiment.chip.preset, deepMerge(fromWorkload, experiment.chip.overrides) as Record<string, unknown>);
   const chip = resolvePresetChip(experiment.chip.preset, config);
   let participants: number[];

@@ -39,9 +39,10 @@ export interface WorkloadDef<P = Record<string, unknown>, K extends CoreBase = C
   program(core: K, params: P, ctx: WorkloadContext): Sim<void>;
   /**
    * Chip overrides this workload needs (merged over the experiment's own overrides, which win),
-   * e.g. a clock divisor that is a workload parameter.
+   * e.g. a clock divisor that is a workload parameter. `family` is the preset's chip family
+   * (a workload that runs on several families gives each the fields its schema knows).
    */
-  chipOverrides?(params: P): Record<string, unknown>;
+  chipOverrides?(params: P, family: string): Record<string, unknown>;
   /**
    * Final rows from the reported ones; `simulated` is results.simulated (energy, counters),
    * `series` the sampled time series (e.g. windowPowerW for the chip power of a timed window).
