@@ -42,10 +42,10 @@
  *   CL1INVMB and a local read per poll), runs CL1INVMB and reads the words. One token in
  *   flight: a receiver's slot is written again only after it passed the baton on, so no
  *   acknowledgement (MetalSVM's mailbox clears its flag; here the stamps increase instead).
- * Hot paths (SccVmMemory, SccSpace.homeOf / batonTarget / readMostly) do not allocate.
+ * Hot paths (SccSpace.homeOf / batonTarget / readMostly) do not allocate.
  */
 import { PAGE_BYTES, WorkloadParamError, type SccChip, type SccCore, type Sim } from '@manycore/engine';
-import { BATON_WORDS, CORE_DATA_WORDS, FMT_DONT_PASS, ROUTINE, ROUTINE_NAMES, type VmMemory, type VmSpace } from './format';
+import { BATON_WORDS, CORE_DATA_WORDS, FMT_DONT_PASS, type VmMemory, type VmSpace } from './format';
 import type { ObjectRole, Placement } from './image';
 import { SNAPSHOT_OTES, type Replication } from './tile64-space';
 
@@ -318,51 +318,6 @@ export class SccSpace implements VmSpace {
   }
 }
 
-/** VmMemory over an SCC core: every access a simulated one; the time of each charged to the VM routine running (ps). */
-export class SccVmMemory implements VmMemory {
-  readonly routinePs = new Float64Array(ROUTINE_NAMES.length);
-  private routine: number = ROUTINE.fetchBytecode;
-  constructor(private readonly core: SccCore) {}
-  load32(addr: number): number {
-    const c = this.core;
-    const t = c.now;
-    const v = c.load32(addr);
-    this.routinePs[this.routine] += c.now - t;
-    return v;
-  }
-  store32(addr: number, value: number): void {
-    const c = this.core;
-    const t = c.now;
-    c.store32(addr, value);
-    this.routinePs[this.routine] += c.now - t;
-  }
-  load8(addr: number): number {
-    const c = this.core;
-    const t = c.now;
-    const v = c.load8(addr);
-    this.routinePs[this.routine] += c.now - t;
-    return v;
-  }
-  store8(addr: number, value: number): void {
-    const c = this.core;
-    const t = c.now;
-    c.store8(addr, value);
-    this.routinePs[this.routine] += c.now - t;
-  }
-  compute(cycles: number): void {
-    const c = this.core;
-    const t = c.now;
-    c.compute(cycles);
-    this.routinePs[this.routine] += c.now - t;
-  }
-  enter(routine: number): void {
-    this.routine = routine;
-  }
-  /** Time charged outside loads, stores and compute (the baton's flush and message): added to a routine. */
-  charge(routine: number, ps: number): void {
-    this.routinePs[routine] += ps;
-  }
-}
 
 /**
  * Passes the baton to core `dst` (non-blocking): the flush (write-combine buffer drained, every

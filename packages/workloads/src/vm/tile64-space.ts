@@ -19,10 +19,10 @@
  * Snapshot objects are dealt round-robin over the cores like cards (lines 624-628); the
  * replication mode decides whether a dealt object goes to the core's read-write heap or to
  * its read-mostly slice (methods only, everything but contexts, or one global heap).
- * Called on every access: TileVmMemory's loads and stores (no allocation).
+ * Called on every access: Tile64Space's homeOf, batonTarget and readMostly (no allocation).
  */
 import { WorkloadParamError, type Tile64Core } from '@manycore/engine';
-import { FMT_DONT_PASS, ROUTINE, ROUTINE_NAMES, type VmMemory, type VmSpace } from './format';
+import { FMT_DONT_PASS, type VmMemory, type VmSpace } from './format';
 
 export const REPLICATION = ['none', 'methods', 'all-but-contexts', 'global'] as const;
 export type Replication = (typeof REPLICATION)[number];
@@ -193,48 +193,3 @@ export class Tile64Space implements VmSpace {
   }
 }
 
-/** VmMemory over a TILE64 core: every access a simulated one; the time of each charged to the VM routine running (ps). */
-export class TileVmMemory implements VmMemory {
-  readonly routinePs = new Float64Array(ROUTINE_NAMES.length);
-  private routine: number = ROUTINE.fetchBytecode;
-  constructor(private readonly core: Tile64Core) {}
-  load32(addr: number): number {
-    const c = this.core;
-    const t = c.now;
-    const v = c.load32(addr);
-    this.routinePs[this.routine] += c.now - t;
-    return v;
-  }
-  store32(addr: number, value: number): void {
-    const c = this.core;
-    const t = c.now;
-    c.store32(addr, value);
-    this.routinePs[this.routine] += c.now - t;
-  }
-  load8(addr: number): number {
-    const c = this.core;
-    const t = c.now;
-    const v = c.load8(addr);
-    this.routinePs[this.routine] += c.now - t;
-    return v;
-  }
-  store8(addr: number, value: number): void {
-    const c = this.core;
-    const t = c.now;
-    c.store8(addr, value);
-    this.routinePs[this.routine] += c.now - t;
-  }
-  compute(cycles: number): void {
-    const c = this.core;
-    const t = c.now;
-    c.compute(cycles);
-    this.routinePs[this.routine] += c.now - t;
-  }
-  enter(routine: number): void {
-    this.routine = routine;
-  }
-  /** Time charged outside loads, stores and compute (waits for the baton): added to a routine. */
-  charge(routine: number, ps: number): void {
-    this.routinePs[routine] += ps;
-  }
-}

@@ -42,8 +42,9 @@ import { layoutImage, type Image } from './image';
 import { Interpreter } from './interpreter';
 import { BENCHMARKS, buildProgram, sourceText } from './program';
 import { referenceRun } from './reference';
-import { REPLICATION, SnapshotPlacement, TileVmMemory, Tile64Space, dealTo, mapSpace, spaceLayout } from './tile64-space';
-import { SCC_SHARING, SccSnapshotPlacement, SccSpace, SccVmMemory, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccDealTo, sccLayout } from './scc-space';
+import { CoreVmMemory } from './core-memory';
+import { REPLICATION, SnapshotPlacement, Tile64Space, dealTo, mapSpace, spaceLayout } from './tile64-space';
+import { SCC_SHARING, SccSnapshotPlacement, SccSpace, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccDealTo, sccLayout } from './scc-space';
 
 /** Default sizes: a guided run finishes in seconds of wall time. */
 export const DEFAULT_SIZE: Record<(typeof BENCHMARKS)[number], number> = { 'tiny-loop': 1, 'tiny-fib': 16, compiler: 8 };
@@ -80,7 +81,7 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
   const main = 0;
   const L = spaceLayout(core.sharedBase, core.chip.sharedBytes, p.cores, p.heapKB * 1024, p.replication);
   mapSpace(core, L, main);
-  const mem = new TileVmMemory(core);
+  const mem = new CoreVmMemory(core);
   const space = new Tile64Space(mem, L, core.id, main, core.privateBase);
   // the snapshot: every core lays out the same image and writes what was dealt to it
   const placement = new SnapshotPlacement(L);
@@ -97,6 +98,31 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
   }
   space.initDescriptor(placement.rwNext[core.id]!);
   yield* core.barrier();
+  const transport: BatonTransport = {
+    *wait(after, out) {
+      return yield* core.udnAwait(after, out);
+    },
+    post: (dst, stamp, words) => core.udnPost(dst, stamp, words),
+    takePs: 0,
+  };
+  yield* runBaton(core, p, mem, space, image, snapshot, L.kernelPage, transport);
+}
+
+/** How a family passes the baton: wait for a stamp above `after` (the words into `out`; takePs: the part spent taking them, charged to the migrate routine), post to a core. */
+interface BatonTransport {
+  wait(after: number, out: Uint32Array): Sim<number>;
+  post(dst: number, stamp: number, words: Uint32Array): void;
+  takePs: number;
+}
+
+/**
+ * The interpreter thread's life on one core, either family: the main core starts the image;
+ * a core runs bytecodes while it holds the baton, posts it where the baton rule says (stamps
+ * increase along its one path), and waits for it again; the core that finishes tells the
+ * others to stop. Then its row.
+ */
+function* runBaton(core: Tile64Core | SccCore, p: P, mem: CoreVmMemory, space: VmSpace & { allocatedBytes: number }, image: Image, snapshot: Row, kernelPage: number, transport: BatonTransport): Sim<void> {
+  const main = 0;
   const t0 = core.now;
   const interp = new Interpreter(mem, space, image, { sourceText: sourceText(p.benchmark) });
   const baton = new Uint32Array(BATON_WORDS);
@@ -111,10 +137,11 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
   for (;;) {
     if (!holding) {
       const waited = core.now;
-      stamp = yield* core.udnAwait(stamp, baton);
-      waitPs += core.now - waited; // without the baton: not the interpreter's time
+      stamp = yield* transport.wait(stamp, baton);
+      waitPs += core.now - waited - transport.takePs; // without the baton: not the interpreter's time
+      mem.charge(ROUTINE.migrate, transport.takePs);
       if (baton[0] === BATON_HALT) break;
-      if (p.clockCall) clockCall(mem, L.kernelPage, p);
+      if (p.clockCall) clockCall(mem, kernelPage, p);
       interp.resume(baton);
       holding = true;
     }
@@ -127,7 +154,7 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
       migrations++;
       batonTo[interp.batonTarget]! += 1;
       const t = core.now;
-      core.udnPost(interp.batonTarget, stamp + 1, interp.baton);
+      transport.post(interp.batonTarget, stamp + 1, interp.baton);
       mem.charge(ROUTINE.migrate, core.now - t);
       stamp++;
       holding = false;
@@ -135,7 +162,7 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
     }
     // done: this core ends the run and tells the others
     const result = interp.result;
-    for (let k = 0; k < p.cores; k++) if (k !== core.id) core.udnPost(k, stamp + 1, halt);
+    for (let k = 0; k < p.cores; k++) if (k !== core.id) transport.post(k, stamp + 1, halt);
     core.report({ final: true, timeNs: (core.now - t0) / 1000, result: isSmallInt(result) ? intValue(result) : -1 });
     break;
   }
@@ -169,7 +196,7 @@ function* programScc(core: SccCore, p: P): Sim<void> {
   const sharing = p.sccSharing ?? 'flush';
   const L = sccLayout(core.chip, p.cores, p.heapKB * 1024, p.replication, main);
   mapSccSpace(core, L, sharing);
-  const mem = new SccVmMemory(core);
+  const mem = new CoreVmMemory(core);
   const space = new SccSpace(mem, L, core.id, main, core.privateBase);
   const placement = new SccSnapshotPlacement(L);
   const image = layoutImage(buildProgram(p.benchmark), sizeOf(p), placement);
@@ -186,52 +213,18 @@ function* programScc(core: SccCore, p: P): Sim<void> {
   space.initDescriptor(placement.rwNext[core.id]!);
   yield* core.barrier(); // drains the write-combine buffer and waits for the snapshot's writes first
   core.invalidateMpbt();
-  const t0 = core.now;
-  const interp = new Interpreter(mem, space, image, { sourceText: sourceText(p.benchmark) });
-  const baton = new Uint32Array(BATON_WORDS);
-  const halt = new Uint32Array(1);
-  halt[0] = BATON_HALT;
-  let stamp = 0; // the stamp of the last baton this core took (one baton: stamps increase along its path)
-  let migrations = 0;
-  let waitPs = 0;
-  const batonTo = new Int32Array(p.cores);
-  let holding = core.id === main;
-  if (holding) interp.start();
-  for (;;) {
-    if (!holding) {
-      const waited = core.now;
-      stamp = yield* sccBatonWait(core, stamp);
-      waitPs += core.now - waited; // without the baton: not the interpreter's time
+  const transport: BatonTransport = {
+    *wait(after, out) {
+      const stamp = yield* sccBatonWait(core, after);
       const t = core.now;
-      sccBatonTake(core, baton);
-      mem.charge(ROUTINE.migrate, core.now - t);
-      if (baton[0] === BATON_HALT) break;
-      if (p.clockCall) clockCall(mem, L.kernelPage, p);
-      interp.resume(baton);
-      holding = true;
-    }
-    const stop = interp.run(BUDGET);
-    if (stop === STOP.yield) {
-      if (core.due()) yield DUE;
-      continue;
-    }
-    if (stop === STOP.migrate) {
-      migrations++;
-      batonTo[interp.batonTarget]! += 1;
-      const t = core.now;
-      sccBatonPost(core, interp.batonTarget, stamp + 1, interp.baton);
-      mem.charge(ROUTINE.migrate, core.now - t);
-      stamp++;
-      holding = false;
-      continue;
-    }
-    // done: this core ends the run and tells the others
-    const result = interp.result;
-    for (let k = 0; k < p.cores; k++) if (k !== core.id) sccBatonPost(core, k, stamp + 1, halt);
-    core.report({ final: true, timeNs: (core.now - t0) / 1000, result: isSmallInt(result) ? intValue(result) : -1 });
-    break;
-  }
-  core.report(coreRow(core.id, interp, space, image, snapshot, migrations, waitPs, batonTo, mem.routinePs));
+      sccBatonTake(core, out);
+      this.takePs = core.now - t;
+      return stamp;
+    },
+    post: (dst, stamp, words) => sccBatonPost(core, dst, stamp, words),
+    takePs: 0,
+  };
+  yield* runBaton(core, p, mem, space, image, snapshot, L.kernelPage, transport);
 }
 
 /** The per-migration clock system call (model): a trap, then the kernel's time-keeping words. */
