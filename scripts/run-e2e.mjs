@@ -105,7 +105,7 @@ if (updateShots) {
   const to = join(root, 'docs/screenshots');
   mkdirSync(to, { recursive: true });
   // the views the README shows (the tests take a few more, kept in e2e/artifacts/screenshots)
-  const docShots = ['lab-running', 'chip-view', 'charts', 'whatif', 'island-power', 'compare', 'gallery', 'mesh-256', 'mpb-view', 'pipeline-timeline'];
+  const docShots = ['lab-running', 'chip-view', 'charts', 'whatif', 'island-power', 'compare', 'gallery', 'mesh-256', 'mpb-view', 'pipeline-timeline', 'pages-map', 'vm-heap-map', 'vm-baton-56', 'vm-routines'];
   for (const f of readdirSync(from)) if (docShots.includes(f.replace(/\.png$/, ''))) copyFileSync(join(from, f), join(to, f));
   console.log(`e2e: screenshots copied to docs/screenshots/`);
 }
