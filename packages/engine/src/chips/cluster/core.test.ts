@@ -118,6 +118,44 @@ describe('cluster messages', () => {
     })).toThrow(/node 1: node 0 sent message 9 before this node received message 1: more than network\.slotsPerPair \(8\)/);
   });
 
+  it('sendReady: a sender waits while the receiver holds slotsPerPair of its datagrams, and may send more than a write log of lines in one step', () => {
+    // 20 datagrams of 65,507 B = 20 x 2,050 log entries (> 16,384) from one program step, to a
+    // receiver that sleeps 10 ms first: without sendReady the log overflows and datagram 9
+    // overwrites datagram 1 (the previous test)
+    const got: number[] = [];
+    const r = { waits: -1, senderDonePs: 0, receiverStartPs: 0, tookNinthFirstPs: 0 };
+    runProgram<ClusterCore>({
+      preset: 'cluster-1999',
+      cores: [0, 1],
+      *program(core) {
+        const buf = new Uint8Array(65507);
+        if (core.id === 0) {
+          for (let k = 0; k < 20; k++) {
+            yield* core.sendReady(1, buf.length);
+            buf[0] = k;
+            buf[65506] = 100 + k;
+            core.send(1, buf);
+          }
+          r.waits = core.sendWaits;
+          r.senderDonePs = core.now;
+        } else {
+          core.compute(3_000_000); // 10 ms at 300 MHz
+          r.receiverStartPs = core.now;
+          for (let k = 0; k < 20; k++) {
+            yield* core.receive(0, buf);
+            got.push(buf[0]! * 1000 + buf[65506]!);
+          }
+        }
+      },
+    });
+    expect(got).toEqual(Array.from({ length: 20 }, (_, k) => k * 1000 + 100 + k)); // every datagram intact, in order
+    // datagram 9 waits for the receiver (asleep until 10 ms) to take datagram 1, datagram 10 for
+    // datagram 2 (arriving at about 11 ms); from then on the receiver, whose later datagrams are
+    // all in its slots, takes them as they arrive and its counter runs ahead of the sender
+    expect(r.waits).toBe(2);
+    expect(r.senderDonePs).toBeGreaterThan(r.receiverStartPs); // the last sends came after the receiver woke
+  });
+
   it('private memory keeps its data; caches hit the second time', () => {
     const seen: number[] = [];
     runProgram<ClusterCore>({

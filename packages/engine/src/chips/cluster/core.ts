@@ -31,8 +31,19 @@
  *   each, back to back; the switch forwards each frame when it is whole.
  *   pendingArrivalPs() / interrupt(): a runtime serving requests from a SIGIO handler looks for a
  *   datagram that has arrived by `now` between pieces of work and charges the signal.
- *   At most slotsPerPair messages from one sender may wait unreceived at one receiver; one more
- *   overwrites the oldest, which the receiver detects and reports as an error.
+ *   At most slotsPerPair messages from one sender may wait unreceived at one receiver (its socket
+ *   buffer holds that many from one sender); send() of one more overwrites the oldest, which the
+ *   receiver detects and reports as an error. sendReady(to, bytes), a runtime's call before
+ *   send, prevents it: when all of the pair's slots hold datagrams the receiver has not taken, the
+ *   sender blocks until it takes the oldest (it writes a taken counter per pair when it takes
+ *   one). (model) Flow control instead of UDP's drop: a dropped datagram would be retransmitted
+ *   by the runtime after a timeout, later than this wait ends, so the lab's time is a lower bound
+ *   where it happens; no datagram is lost or counted twice. sendReady also yields DUE when the
+ *   datagram's lines would not fit in this epoch's write log (host sizing, no simulated cost).
+ *   The wait is charged to STALL_NETWORK; `sendWaits` counts the sends that waited. The
+ *   counter is read as committed (like every line): a receiver whose datagrams were all in its
+ *   slots may have taken them ahead of the sender's clock, and frees the sender then (the
+ *   datagram still arrives after the earlier ones: the link serialises them).
  * - Page protection (page-protection.ts): protectPages() turns it on over a range of private
  *   memory with kernel.faultTrapCycles per fault; mprotect(page, level) and mprotectRange charge
  *   kernel.mprotectCycles per call; every load and store checks it. mapAliases() maps several
@@ -45,7 +56,7 @@ import { Cache, FLAG_DIRTY } from '../../cache';
 import { FULL_MASK, SimulationError } from '../../core';
 import { WordCore } from '../../word-core';
 import { WLOG_UNIT, type Views } from '../../layout';
-import { C, LINE_BYTES, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, dramLineId, type Sim } from '../../vocabulary';
+import { C, LINE_BYTES, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, YIELD_DUE, dramLineId, type Sim } from '../../vocabulary';
 import type { WaitOn } from '../../wait-for';
 import type { ClusterChip } from './resolve';
 
@@ -60,6 +71,9 @@ export class ClusterCore extends WordCore {
   private readonly recvSeq: Int32Array; // per source node
   private readonly lineDv = new DataView(this.line32.buffer);
   private readonly waitOn: WaitOn = { core: 0, what: 'sent flag' };
+  private readonly wlogCap: number;
+  /** sendReady calls that blocked because the receiver's slots from this node were all in use. */
+  sendWaits = 0;
   private tPaddr = -0;
   /** The sender's link to the switch is busy until this time, ps. */
   uplinkFreePs = -0;
@@ -80,6 +94,7 @@ export class ClusterCore extends WordCore {
     this.memBase = id * chip.privateBytes;
     this.sendSeq = new Int32Array(chip.nodes);
     this.recvSeq = new Int32Array(chip.nodes);
+    this.wlogCap = L.wlogCap;
   }
 
   // ---------------------------------------------------------------- addresses
@@ -298,6 +313,34 @@ export class ClusterCore extends WordCore {
     this.c[this.cb + C.bytesSent] += sizeBytes;
   }
 
+  /** The line where `receiver` counts the datagrams it took from `sender` (word 0). */
+  private takenLine(receiver: number, sender: number): number {
+    return dramLineId(0, this.chip.takenBase + (receiver * this.chip.nodes + sender) * LINE_BYTES);
+  }
+
+  /**
+   * Call before send(to, payload, sizeBytes) from a program that may send more than
+   * slotsPerPair datagrams to one node before it takes them: blocks until the receiver has taken
+   * the datagram whose slot the next one reuses (flow control, see the contract), then yields
+   * DUE if the datagram would overflow this epoch's write log. No cost when neither applies.
+   */
+  *sendReady(to: number, sizeBytes: number): Sim<void> {
+    this.checkNode(to, 'sends to');
+    const need = this.sendSeq[to]! + 1 - this.chip.slotsPerPair; // the oldest slot's datagram
+    if (need >= 1) {
+      const line = this.takenLine(to, this.id);
+      this.readMemLine(line, this.line32, 0);
+      if (this.line32[0]! < need) {
+        this.sendWaits++;
+        this.prepareBlock();
+        this.waitOn.core = to;
+        yield* this.waitLine(line, 0, 4, '>=', need, 0, STALL_NETWORK, 0, this.waitOn);
+      }
+    }
+    // header line, payload lines and the arrival counter's request
+    if (this.logCount + Math.ceil(sizeBytes / LINE_BYTES) + 2 > this.wlogCap) yield YIELD_DUE;
+  }
+
   private arrivalLine(node: number): number {
     return dramLineId(0, this.chip.arrivalBase + node * LINE_BYTES);
   }
@@ -409,6 +452,10 @@ export class ClusterCore extends WordCore {
     }
     this.c[this.cb + C.messagesReceived] += 1;
     this.c[this.cb + C.bytesReceived] += bytes;
+    // the slot is free again: the sender's flow control (sendReady) reads this
+    this.line32.fill(0);
+    this.line32[0] = expect;
+    this.appendWrite(this.takenLine(this.id, from), FULL_MASK, this.line, this.line32, 0, this.now);
     return bytes;
   }
 

@@ -8,7 +8,10 @@
  * slots of `slotBytes` (a 32 B header line, then the payload), at
  * slotBase + ((d x nodes + s) x slotsPerPair + k) x slotBytes (a slot holds one datagram of up
  * to maxDatagramBytes), then one arrival-counter line per node (arrivalBase + d x 32: datagrams
- * delivered to node d, counted at commit by the family's unit, index.ts). The line space is storage only:
+ * delivered to node d, counted at commit by the family's unit, index.ts), then one taken-counter
+ * line per ordered pair (takenBase + (d x nodes + s) x 32: datagrams d took from s, written by d
+ * when it takes one; a sender whose socket-buffer slots are all in use waits on it, core.ts).
+ * The line space is storage only:
  * each node's memory serves its own core, so no memory transaction is recorded for the weave
  * (no controller is shared), and the "mesh" is only the drawing's grid (every pair of nodes is
  * one switch apart; the switch is modelled by the cores, core.ts).
@@ -35,6 +38,8 @@ export interface ClusterChip extends ResolvedChip {
   slotsPerPair: number;
   /** Byte offset of the arrival counters (one 32 B line per node: datagrams delivered to it, word 0). */
   arrivalBase: number;
+  /** Byte offset of the taken counters (one 32 B line per ordered pair (receiver d, sender s): datagrams d took from s, word 0). */
+  takenBase: number;
   /** ps to serialise one byte on a link. */
   bytePs: number;
   switchLatencyPs: number;
@@ -94,7 +99,7 @@ export function resolveCluster(config: ClusterChipConfig): ClusterChip {
     sharedBytes: 0,
     tasRegisters: 0,
     poolBytes: config.memory.poolBytes,
-    ctrlBytes: slotBase + nodes * nodes * config.network.slotsPerPair * slotBytes + nodes * 32,
+    ctrlBytes: slotBase + nodes * nodes * config.network.slotsPerPair * slotBytes + nodes * 32 + nodes * nodes * 32,
     // the page map can show every 4 KB page of a node's private memory (x86 pages, paper 004's
     // 4 KB unit); privateBytes is whole 4 KB pages (schema.ts)
     protectedPagesPerCore: config.memory.privateBytes / 4096,
@@ -106,6 +111,7 @@ export function resolveCluster(config: ClusterChipConfig): ClusterChip {
     slotBytes,
     slotsPerPair: config.network.slotsPerPair,
     arrivalBase: slotBase + nodes * nodes * config.network.slotsPerPair * slotBytes,
+    takenBase: slotBase + nodes * nodes * config.network.slotsPerPair * slotBytes + nodes * 32,
     bytePs: 8e6 / config.network.linkMbps,
     switchLatencyPs: Math.round(config.network.switchLatencyNs * 1000),
   };
