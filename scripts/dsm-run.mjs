@@ -2,7 +2,8 @@
 // Must-show numbers (SOR on 32 processors at paper-sm beside paper 004 Table 4) and the Speed
 // targets, which are too long for the unit suite. Bundles the workloads with esbuild into a
 // private temporary directory (not the shared packages/cli/dist), so it needs no lock.
-// Usage: node scripts/dsm-run.mjs app=sor processors=32 size=paper-sm [runtime=page] [key=value ...]
+// Usage: node scripts/dsm-run.mjs app=sor processors=32 size=paper-sm [runtime=page] [key=value ...] [--extra]
+// (--extra also prints results.workload.dsm: the interval timeline, the write-notice matrix, messages by type.)
 // (DSM_WORKLOAD=dsm-fetch runs the diff-fetch measurement instead.)
 import { build } from 'esbuild';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -23,7 +24,12 @@ const workloadName = process.env.DSM_WORKLOAD ?? "dsm";
 
 const params = {};
 let preset = 'cluster-1999';
+let showExtra = false;
 for (const a of process.argv.slice(2)) {
+  if (a === '--extra') {
+    showExtra = true;
+    continue;
+  }
   const [k, v] = a.split('=');
   if (k === 'preset') preset = v;
   else params[k] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
@@ -33,4 +39,4 @@ const cpu0 = process.cpuUsage();
 const r = new Simulation({ version: 1, chip: { preset }, workload: { name: workloadName, params }, seed: 1 }, workloads).runInline();
 const wallS = (performance.now() - t0) / 1000;
 const cpuS = (process.cpuUsage(cpu0).user + process.cpuUsage(cpu0).system) / 1e6; // CPU time: wall time on a shared machine overstates
-console.log(JSON.stringify({ params, wallS: Math.round(wallS * 10) / 10, cpuS: Math.round(cpuS * 10) / 10, digest: r.digest, rows: r.workload.rows }, null, 1));
+console.log(JSON.stringify({ params, wallS: Math.round(wallS * 10) / 10, cpuS: Math.round(cpuS * 10) / 10, digest: r.digest, rows: r.workload.rows, ...(showExtra ? { dsm: r.workload.dsm } : {}) }, null, 1));

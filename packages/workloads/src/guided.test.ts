@@ -114,3 +114,22 @@ describe('sweep rows and chart points', () => {
     for (let i = 1; i < points.length; i++) expect(points[i]!.y).toBeGreaterThan(points[i - 1]!.y);
   });
 });
+
+describe('a guided comparison of chips (dsm-sor-cluster-vs-scc)', () => {
+  const entry = guidedById('dsm-sor-cluster-vs-scc')!;
+  it('runs the same app, runtime and processors on cluster-1999 and on the SCC', () => {
+    const key = (i: number) => JSON.stringify(entry.experiments[i]!.workload);
+    expect(entry.experiments.map((e) => e.chip.preset)).toEqual([...Array(4).fill('cluster-1999'), ...Array(4).fill('scc')]);
+    for (let i = 0; i < 4; i++) expect(key(i)).toBe(key(i + 4));
+  });
+  it('names each run\'s chip in its sweep rows and its description, and draws one series per chip', () => {
+    const rows = sweepRows(entry, 5, [{ processors: 8, timeNs: 2e6, chip: 'scc' }]);
+    expect(rows[0]).toMatchObject({ run: 5, chip: 'scc', runtime: 'page', app: 'sor', processors: 8 });
+    expect(sweepRows(entry, 1, [{ processors: 8, timeNs: 9e6 }])[0]!.chip).toBe('cluster-1999');
+    expect(describeRun(entry, 1)).toBe('processors=8 on cluster-1999');
+    expect(describeRun(entry, 5)).toBe('processors=8 on scc');
+    expect(chartPoints(entry, 1, sweepRows(entry, 1, [{ processors: 8, timeNs: 9e6 }])).lab).toEqual([{ x: 8, y: 9e6, series: 'cluster-1999', run: 1 }]);
+    // an entry on one chip keeps its rows as they were (no chip column)
+    expect('chip' in sweepRows(guidedById('dsm-sor-page')!, 0, [{ timeNs: 1 }])[0]!).toBe(false);
+  });
+});

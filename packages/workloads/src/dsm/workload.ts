@@ -19,14 +19,20 @@
  *   as 10^6 B: the paper does not say, and SOR's 1.64 MB per processor fits 10^6 (50.3e6 B of
  *   grid / 32 + 4 boundary rows), not 2^20).
  * - The runtime is chosen from RUNTIMES by name: the object runtime plugs in with one line there.
+ * - results.workload.dsm (extra.ts): each processor's interval timeline, the write-notice matrix
+ *   and messages by type over the same timed part, from its recorder (runtime/record.ts); the
+ *   rows never carry them.
  * Units: ns, bytes.
  */
 import { z } from 'zod';
-import { WorkloadParamError, type ClusterCore, type Row, type WorkloadDef } from '@manycore/engine';
+import { WorkloadParamError, type ClusterCore, type Row, type SccCore, type WorkloadDef } from '@manycore/engine';
 import type { Dsm, DsmApp, DsmStats, SizeName } from './api';
 import { dsmApps } from './apps'; // the directory's index (the lint rule's '**/apps/**' is meant for apps/web)
 import { ObjectRuntime } from './runtime/object';
 import { PageRuntime } from './runtime/page';
+import { LrcRuntime } from './runtime/lrc';
+import { dsmExtra } from './extra';
+import { sccTransport, sccTransportProblem, RESERVED_BYTES as SCC_RESERVED_BYTES } from './runtime/scc-transport';
 import { clusterTransport, type DsmTransport } from './runtime/transport';
 
 /** The object runtime's switches (paper 004 Table 6's ablations). */
@@ -86,7 +92,7 @@ const COUNTERS = ['messages', 'bytes', 'overlappedRequests', 'rounds', 'readFaul
 const ratio = (lab: number, paper: number) => Math.round((lab / paper) * 1000) / 1000;
 
 /** The `dsm` workload over a set of applications (the registry's, or a test's own). */
-export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmParams, ClusterCore> {
+export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmParams, ClusterCore | SccCore> {
   const names = Object.keys(apps) as [string, ...string[]];
   const Params = paramsFor(names);
   const appOf = (p: DsmParams) => apps[p.app]!;
@@ -95,7 +101,7 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
     title: 'Distributed shared memory: TreadMarks pages vs SkidMarks objects',
     description:
       "Paper 004's applications on a lazy-release-consistent DSM over a cluster: messages, bytes, overlapped requests, faults, write notices, twins, diffs and memory per processor, beside the paper's Tables 3 and 4 at 32 processors.",
-    families: ['cluster'],
+    families: ['cluster', 'scc'],
     params: Params,
     coresParam: { name: 'processors' },
     chart: { x: 'processors', y: 'timeNs', series: 'runtime' },
@@ -106,42 +112,81 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
     // that talks touches up to slotsPerPair (8) slots of one 64 KB datagram each, backed in
     // 128 KB blocks: 512 KB of host memory per ordered pair (Water-Spatial on 32 processors
     // talks between all 992), on top of the data the nodes touch.
-    chipOverrides: (p) => {
+    // On the SCC (runtime/scc-transport.ts) each core's private DRAM (41 x 16 MB) holds any
+    // size's window and messages travel through the MPBs: only the host memory backing what the
+    // cores touch (host sizing, not a simulated cost): at the small size the cluster's data
+    // budget and 1 MB per core (its 64 KB receive buffer), at paper sizes every core's whole
+    // window (processor 0's check opens the whole grid) and that 1 MB.
+    chipOverrides: (p, family) => {
       const data = p.size === 'paper-lg' ? 512 : 256;
+      if (family === 'scc') {
+        const windowMB = p.size === 'paper-lg' ? 128 : 64;
+        return { memory: { poolBytes: (p.size === 'small' ? data + p.processors : p.processors * (windowMB + 1)) * 1024 * 1024 } };
+      }
       const slotsMB = Math.ceil((p.processors * (p.processors - 1)) / 2);
-      return { memory: { ...(p.size === 'paper-lg' ? { privateBytes: 128 * 1024 * 1024 } : {}), poolBytes: (data + slotsMB) * 1024 * 1024 } };
+      if (p.size === 'small') return { memory: { poolBytes: (data + slotsMB) * 1024 * 1024 } };
+      // paper sizes (host sizing from the parameters, never exhausted): every node's whole
+      // private window (64 MB, or 128 MB for paper-lg), plus each ordered pair's receive slots
+      // (8 x 65,568 B = 524,544 B, which straddle at most 5 blocks of 128 KB: 640 KB). Backed
+      // lazily by the host: only what the nodes touch takes memory. Capped at 4 GB less one block:
+      // one JavaScript typed array holds at most 4 GB (V8), and a pool of exactly 2^32 bytes
+      // deadlocks the cluster (a 32-bit size in the engine); 32 x 128 MB windows exceed it, and a
+      // node touching its whole window runs out with the pool's own message.
+      const windowMB = p.size === 'paper-lg' ? 128 : 64;
+      const pairsKB = p.processors * (p.processors - 1) * 640;
+      const poolBytes = Math.min((p.processors * windowMB * 1024 + pairsKB) * 1024, 2 ** 32 - 128 * 1024);
+      return { memory: { ...(p.size === 'paper-lg' ? { privateBytes: windowMB * 1024 * 1024 } : {}), poolBytes } };
     },
     participants: (p, chip) => {
+      if (chip.family === 'scc') {
+        const problem = sccTransportProblem(chip, p.processors);
+        if (problem) throw new WorkloadParamError(`processors = ${p.processors}: ${problem}`, 'processors', `at most ${Math.min(chip.topo.cores, 64)} on this chip`);
+        if (p.runtime === 'object')
+          throw new WorkloadParamError(
+            'runtime object: the object runtime protects objects by aliased mappings of one page range, which the SCC core model does not offer; only the page runtime runs on the SCC',
+            'runtime',
+            'page on the SCC',
+          );
+      }
       if (p.processors > chip.topo.cores) throw new WorkloadParamError(`processors = ${p.processors}, but the cluster has ${chip.topo.cores} nodes`, 'processors', `at most ${chip.topo.cores}`);
       if (!RUNTIMES[p.runtime]) throw new WorkloadParamError(`runtime ${p.runtime}: the object runtime is not built yet`, 'runtime');
       const app = appOf(p);
       if (app.sizes[p.size as SizeName] == null) throw new WorkloadParamError(`app ${p.app} (${app.title}) is not written yet`, 'app');
       return Array.from({ length: p.processors }, (_, i) => i);
     },
-    *program(core: ClusterCore, p: DsmParams) {
+    *program(core: ClusterCore | SccCore, p: DsmParams) {
       const app = appOf(p);
       const size = app.sizes[p.size as SizeName];
-      const t = clusterTransport(core, p.processors);
+      // the SCC: the same window as the cluster's (64 MB, 128 MB for paper-lg) less the reserved MB
+      const scc = core.chip.family === 'scc' ? sccTransport(core as SccCore, p.processors, { regionBytes: (p.size === 'paper-lg' ? 128 << 20 : 64 << 20) - SCC_RESERVED_BYTES }) : null;
+      const t = scc ?? clusterTransport(core as ClusterCore, p.processors);
       const dsm = RUNTIMES[p.runtime]!(t, app.locks(size, p.processors), p);
       yield* core.barrier();
       const t0 = core.now;
+      const rec = dsm instanceof LrcRuntime ? dsm.recorder : null; // the views' recording (extra.ts), not in the rows
+      rec?.begin();
       const s0 = { ...dsm.stats };
+      const pieces0 = scc?.piecesSent ?? 0;
       yield* app.run(dsm, size);
       yield* dsm.barrier();
       const t1 = core.now;
+      rec?.finish();
       const s1 = { ...dsm.stats };
+      const pieces1 = scc?.piecesSent ?? 0;
       let check = { correct: true, detail: '' };
       if (core.id === 0) check = yield* app.check(dsm, size);
       yield* dsm.barrier(); // the others serve processor 0's check
-      const row: Row = { proc: core.id, t0Ns: t0 / 1000, t1Ns: t1 / 1000, memoryBytes: s1.memoryBytes, allocatedBytes: s1.allocatedBytes };
+      const row: Row = { proc: core.id, t0Ns: t0 / 1000, t1Ns: t1 / 1000, memoryBytes: s1.memoryBytes, allocatedBytes: s1.allocatedBytes, ...rec?.toRow() };
       for (const k of COUNTERS) row[k] = s1[k] - s0[k];
       if (core.id === 0) {
         row.correct = check.correct;
         row.check = check.detail;
       }
+      if (scc) row.mpbPieces = pieces1 - pieces0;
       core.report(row);
+      if (scc) yield* scc.drain(); // the last departures still reach their receivers
     },
-    summarize: (rows, p) => {
+    summarize: (rows, p, chip) => {
       const procs = rows.filter((r) => typeof r.proc === 'number');
       const t0 = Math.min(...procs.map((r) => r.t0Ns as number));
       const t1 = Math.max(...procs.map((r) => r.t1Ns as number));
@@ -152,6 +197,11 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
       const r0 = procs.find((r) => r.proc === 0)!;
       out.correct = r0.correct as boolean;
       out.check = r0.check as string;
+      if (chip.family !== 'cluster') {
+        // rows on the cluster carry no chip field (their digests predate the SCC transport)
+        out.chip = chip.family;
+        out.mpbPieces = procs.reduce((s, r) => s + (r.mpbPieces as number), 0);
+      }
       const paper = p.processors === 32 ? PAPER_32[`${p.app}/${p.size}`] : undefined;
       if (paper) {
         const c = paper[p.runtime];
@@ -169,6 +219,7 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
       }
       return [out];
     },
+    extra: (rows, p, chip) => dsmExtra(rows, p, chip.family),
   };
 }
 

@@ -16,15 +16,19 @@ export interface ChartPoint {
 }
 
 /**
- * The rows of run `run` of `entry` as the sweep's table: the run index, then the run's workload
- * parameters that the row does not already give (so the swept parameter is always there), then
- * the row's own fields.
+ * The rows of run `run` of `entry` as the sweep's table: the run index, then, when the entry's
+ * runs use more than one chip preset (a comparison of chips), the run's preset as `chip`, then
+ * the run's workload parameters that the row does not already give (so the swept parameter is
+ * always there), then the row's own fields.
  */
 export function sweepRows(entry: GuidedExperiment, run: number, rows: readonly Row[]): Row[] {
   const e = entry.experiments[run];
   const params = (e?.workload.params ?? {}) as Record<string, unknown>;
+  const presetOf = (x: GuidedExperiment['experiments'][number] | undefined) => (x?.chip as { preset?: string } | undefined)?.preset ?? 'scc';
+  const chips = new Set(entry.experiments.map(presetOf)).size > 1;
   return rows.map((row) => {
     const out: Row = { run };
+    if (chips) out.chip = presetOf(e);
     for (const [k, v] of Object.entries(params)) if (!(k in row) && (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean')) out[k] = v;
     for (const [k, v] of Object.entries(row)) out[k] = v;
     return out;
@@ -142,7 +146,9 @@ export function describeRun(entry: GuidedExperiment, run: number): string {
   const params = (e.workload.params ?? {}) as Record<string, unknown>;
   if (entry.sweep && entry.experiments.every((x) => x.workload.name === e.workload.name)) {
     const others = Object.entries(params).filter(([k, v]) => k !== entry.sweep!.param && entry.experiments.some((x) => (x.workload.params as Record<string, unknown>)?.[k] !== v));
-    return [`${entry.sweep.param}=${String(params[entry.sweep.param])}`, ...others.map(([k, v]) => `${k}=${String(v)}`)].join(', ');
+    const preset = (x: ExperimentInput) => (x.chip as { preset?: string } | undefined)?.preset ?? 'scc';
+    const on = entry.experiments.some((x) => preset(x) !== preset(e)) ? ` on ${preset(e)}` : '';
+    return [`${entry.sweep.param}=${String(params[entry.sweep.param])}`, ...others.map(([k, v]) => `${k}=${String(v)}`)].join(', ') + on;
   }
   const chip = e.chip as { preset?: string; overrides?: { mesh?: { width?: number; height?: number } } } | undefined;
   const mesh = chip?.overrides?.mesh ? ` on ${chip.overrides.mesh.width}x${chip.overrides.mesh.height} tiles` : '';

@@ -64,6 +64,21 @@ export const otherChips: GuidedExperiment[] = [
     paper: { source: 'paper 004 Table 4', note: 'The paper measured 32 processors at 3070 x 2047 and 4094 x 2047 (size paper-sm, paper-lg): those runs carry paper columns and ratios; this interactive size has no paper value.' },
   },
   {
+    id: 'dsm-sor-cluster-vs-scc',
+    title: 'One DSM protocol, two machines: SOR on the 1999 cluster and on the SCC',
+    summary:
+      "The same Red-Black SOR on the same page-based runtime (TreadMarks-style lazy release consistency) on 4 to 32 processors: first on paper 004's Ethernet cluster, then on the SCC, where the datagrams travel through the message-passing buffers (mailbox lines, interrupt status, pieces of 2 KB) and the pages live in each core's private DRAM.",
+    source: 'paper 004 Tables 1 and 4; paper 003 lines 862-893 (MetalSVM mailboxes); ../shared/reference/dsm.md, scc.md sections 2 and 4',
+    whatToLookFor: [
+      'The protocol does not change with the machine: messages, bytes, overlapped requests, faults, write notices, diffs and twins are equal run for run on both chips (compare the rows); only the time differs.',
+      'The cluster pays about 30 us of software per message and 100 Mbps links; on the SCC a piece costs a few microseconds of MPB traffic. With few processors the computation dominates and the SCC is about 2x faster (4 and 8 processors); with more, communication does, and the SCC is about 4x faster at 16 and 7x at 32.',
+      "Neither scales well at this size: the barrier manager sends every departure, carrying every write notice, one after another; on the SCC each piece also waits for the receiver's copy into private DRAM (no write-allocate: one memory transaction per 4-byte store).",
+    ],
+    experiments: (['cluster-1999', 'scc'] as const).flatMap((preset) => [4, 8, 16, 32].map((processors) => exp('dsm', { runtime: 'page', app: 'sor', processors }, { preset }))),
+    sweep: { param: 'processors', values: [4, 8, 16, 32] },
+    chart: { x: 'processors', y: 'timeNs', series: 'chip', logY: true },
+  },
+  {
     id: 'dsm-water-spatial-page',
     title: 'False sharing on pages: Water-Spatial on the page-based runtime',
     summary: 'SPLASH-2 Water-Spatial (molecules in boxes, each processor owning a fixed block of boxes) on the page-based runtime: molecules of different processors share pages, so pages carry multiple writers, twins and diffs.',

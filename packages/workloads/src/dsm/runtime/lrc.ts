@@ -44,6 +44,8 @@
  * - Counters (stats): messages and bytes sent (datagrams, their sizes), rounds, write notices
  *   sent (units in the intervals of sent grants, arrivals and departures; for a reduced interval
  *   the units added and removed).
+ * - Recording (record.ts, for the views; charges nothing): waits for a grant (lock), at a
+ *   barrier (barrier) and serving on a signal (serve) as spans; notices per receiver; datagrams by type.
  * Protocol bookkeeping (tables, encoding) is charged no CPU time (model: the per-message
  * software cost of the network, 25-30 us, dominates it); sends, receives, signals, mprotect
  * and traps are charged by the node.
@@ -53,6 +55,7 @@ import { DUE, type Sim } from '@manycore/engine';
 import type { Dsm, DsmCore, DsmStats, SharedArrayDesc } from '../api';
 import { zeroStats } from '../api';
 import type { DsmTransport } from './transport';
+import { DsmRecorder, K_BARRIER, K_LOCK, K_SERVE } from './record';
 
 export const MSG = {
   LOCK_REQ: 1,
@@ -177,6 +180,8 @@ export abstract class LrcRuntime implements Dsm {
   readonly me: number;
   readonly procs: number;
   readonly core: DsmCore;
+  /** The views' recording (record.ts): spans, notices per receiver, datagrams by type; charges nothing. */
+  readonly recorder: DsmRecorder;
   readonly stats: DsmStats = zeroStats();
   /** vt[p]: highest interval of p incorporated here. */
   readonly vt: Int32Array;
@@ -209,6 +214,7 @@ export abstract class LrcRuntime implements Dsm {
     this.me = t.me;
     this.procs = t.procs;
     this.core = t.core;
+    this.recorder = new DsmRecorder(t.core, t.procs);
     this.vt = new Int32Array(this.procs);
     this.log = Array.from({ length: this.procs }, () => []);
     this.inbuf = new Uint8Array(t.maxDatagramBytes);
@@ -235,18 +241,24 @@ export abstract class LrcRuntime implements Dsm {
   /** A write notice (unit, proc, id) arrived: record it, invalidate the local copy. */
   protected abstract invalidate(unit: number, proc: number, id: number): void;
   /** A unit message (type >= MSG.UNIT) from `from`, body at [HEADER_BYTES, len) of `msg`. */
-  protected abstract serveUnit(type: number, from: number, msg: Uint8Array, dv: DataView, len: number): void;
+  protected abstract serveUnit(type: number, from: number, msg: Uint8Array, dv: DataView, len: number): Sim<void>;
 
   // ------------------------------------------------------------ messages
 
-  /** Sends the encoded message to `to`, split into datagrams of at most maxDatagramBytes. */
-  protected sendOut(to: number): void {
+  /**
+   * Sends the encoded message to `to`, split into datagrams of at most maxDatagramBytes. Before
+   * each datagram the transport's sendReady (when it has one) may block (the receiver's socket
+   * buffer is full of this processor's datagrams) or yield (the write log is full): nothing else
+   * runs on this processor meanwhile, so `out` stays intact.
+   */
+  protected *sendOut(to: number): Sim<void> {
+    this.recorder.sendingTo(to);
     const e = this.out;
     const max = this.t.maxDatagramBytes;
     const body = e.pos - HEADER_BYTES;
     if (body + HEADER_BYTES <= max) {
       e.buf[1] = 0;
-      this.datagram(to, e.buf, e.pos);
+      yield* this.datagram(to, e.buf, e.pos);
       return;
     }
     // split: each datagram repeats the 4-byte header, with "more" set on all but the last
@@ -260,15 +272,17 @@ export abstract class LrcRuntime implements Dsm {
       tmp[2] = 0;
       tmp[3] = 0;
       tmp.set(e.buf.subarray(HEADER_BYTES + off, HEADER_BYTES + off + n), HEADER_BYTES);
-      this.datagram(to, tmp, HEADER_BYTES + n);
+      yield* this.datagram(to, tmp, HEADER_BYTES + n);
     }
   }
   private inbufOut: Uint8Array | null = null;
 
-  private datagram(to: number, buf: Uint8Array, bytes: number): void {
+  private *datagram(to: number, buf: Uint8Array, bytes: number): Sim<void> {
+    if (this.t.sendReady) yield* this.t.sendReady(to, bytes);
     this.t.send(to, buf, bytes);
     this.stats.messages += 1;
     this.stats.bytes += bytes;
+    this.recorder.sent(buf[0]!);
   }
 
   /** Takes one datagram (blocking) and handles it, or buffers it when more of its message follows. */
@@ -278,7 +292,7 @@ export abstract class LrcRuntime implements Dsm {
     const more = this.inbuf[1] === 1;
     let p = this.partial[from] ?? null;
     if (!more && !p) {
-      this.handle(from, this.inbuf, n);
+      yield* this.handle(from, this.inbuf, n);
       return;
     }
     if (!p) {
@@ -289,22 +303,22 @@ export abstract class LrcRuntime implements Dsm {
     p.bytes(this.inbuf.subarray(HEADER_BYTES, n));
     if (!more) {
       this.partial[from] = null;
-      this.handle(from, p.buf, p.pos);
+      yield* this.handle(from, p.buf, p.pos);
     }
   }
 
-  private handle(from: number, msg: Uint8Array, len: number): void {
+  private *handle(from: number, msg: Uint8Array, len: number): Sim<void> {
     const type = msg[0]!;
     const dv = new DataView(msg.buffer, msg.byteOffset, len);
     switch (type) {
       case MSG.LOCK_REQ: {
         const l = dv.getUint32(4, true);
-        this.manage(l, dv.getUint32(8, true), dv, 12);
+        yield* this.manage(l, dv.getUint32(8, true), dv, 12);
         return;
       }
       case MSG.LOCK_FWD: {
         const l = dv.getUint32(4, true);
-        this.forwarded(l, dv.getUint32(8, true), dv, 12);
+        yield* this.forwarded(l, dv.getUint32(8, true), dv, 12);
         return;
       }
       case MSG.LOCK_GRANT: {
@@ -328,7 +342,7 @@ export abstract class LrcRuntime implements Dsm {
         this.departed = true;
         return;
       default:
-        if (type >= MSG.UNIT) this.serveUnit(type, from, msg, dv, len);
+        if (type >= MSG.UNIT) yield* this.serveUnit(type, from, msg, dv, len);
         else throw new Error(`dsm processor ${this.me}: unknown message type ${type} from ${from}`);
     }
   }
@@ -337,10 +351,12 @@ export abstract class LrcRuntime implements Dsm {
   protected *serveArrived(): Sim<void> {
     if (this.t.pendingArrivalPs() > this.core.now) return;
     this.t.interrupt();
+    const k = this.recorder.enter(K_SERVE);
     while (this.t.pendingArrivalPs() <= this.core.now) {
       yield* this.takeOne();
       if (this.core.due()) yield DUE;
     }
+    this.recorder.leave(k);
   }
 
   /** Serves arriving datagrams until `done()` (a reply this processor waits for). */
@@ -385,11 +401,13 @@ export abstract class LrcRuntime implements Dsm {
       for (let k = 0; k < plus.length; k++) e.u32(plus[k]!);
       for (let k = 0; k < minus.length; k++) e.u32(minus[k]!);
       this.stats.writeNotices += plus.length + minus.length;
+      this.recorder.notices(plus.length + minus.length);
       return;
     }
     e.u32(iv.units.length);
     for (let k = 0; k < iv.units.length; k++) e.u32(iv.units[k]!);
     this.stats.writeNotices += iv.units.length;
+    this.recorder.notices(iv.units.length);
   }
 
   /** Incorporates the intervals encoded at `off` (count, then intervals). */
@@ -473,18 +491,20 @@ export abstract class LrcRuntime implements Dsm {
       return;
     }
     this.granted = -1;
+    const k = this.recorder.enter(K_LOCK);
     const m = lock % this.procs;
-    if (m === this.me) this.manage(lock, this.me, this.vtView(), 0);
+    if (m === this.me) yield* this.manage(lock, this.me, this.vtView(), 0);
     else {
       const e = this.out;
       e.begin(MSG.LOCK_REQ);
       e.u32(lock);
       e.u32(this.me);
       for (let p = 0; p < this.procs; p++) e.u32(this.vt[p]!);
-      this.sendOut(m);
+      yield* this.sendOut(m);
     }
     this.stats.rounds += 1;
     yield* this.waitUntil(() => this.granted === lock);
+    this.recorder.leave(k);
     this.held[lock] = 1;
   }
 
@@ -497,22 +517,22 @@ export abstract class LrcRuntime implements Dsm {
   }
 
   /** Manager: a request for `lock` from `requester` (vt at dv[vtOff..]). */
-  private manage(lock: number, requester: number, dv: DataView, vtOff: number): void {
+  private *manage(lock: number, requester: number, dv: DataView, vtOff: number): Sim<void> {
     const last = this.lockLast[lock]!;
     this.lockLast[lock] = requester;
-    if (last === this.me) this.forwarded(lock, requester, dv, vtOff);
+    if (last === this.me) yield* this.forwarded(lock, requester, dv, vtOff);
     else {
       const e = this.out;
       e.begin(MSG.LOCK_FWD);
       e.u32(lock);
       e.u32(requester);
       for (let p = 0; p < this.procs; p++) e.u32(dv.getInt32(vtOff + 4 * p, true));
-      this.sendOut(last);
+      yield* this.sendOut(last);
     }
   }
 
   /** Token holder (or future holder): grant now if free, else queue until the release. */
-  private forwarded(lock: number, requester: number, dv: DataView, vtOff: number): void {
+  private *forwarded(lock: number, requester: number, dv: DataView, vtOff: number): Sim<void> {
     for (let p = 0; p < this.procs; p++) this.queuedVt[lock * this.procs + p] = dv.getInt32(vtOff + 4 * p, true);
     if (requester === this.me) {
       // this processor's own request came back to it: it is the last requester and holds the token
@@ -523,10 +543,10 @@ export abstract class LrcRuntime implements Dsm {
     }
     if (this.queued[lock]! >= 0) throw new Error(`dsm processor ${this.me}: two requests for lock ${lock} queued here`);
     this.queued[lock] = requester;
-    if (this.tokenHere[lock] && !this.held[lock]) this.grantQueued(lock);
+    if (this.tokenHere[lock] && !this.held[lock]) yield* this.grantQueued(lock);
   }
 
-  private grantQueued(lock: number): void {
+  private *grantQueued(lock: number): Sim<void> {
     const r = this.queued[lock]!;
     this.queued[lock] = -1;
     this.tokenHere[lock] = 0;
@@ -534,7 +554,7 @@ export abstract class LrcRuntime implements Dsm {
     e.begin(MSG.LOCK_GRANT);
     e.u32(lock);
     this.encodeIntervalsSince(this.queuedVt, lock * this.procs);
-    this.sendOut(r);
+    yield* this.sendOut(r);
   }
 
   *release(lock: number): Sim<void> {
@@ -543,7 +563,7 @@ export abstract class LrcRuntime implements Dsm {
     yield* this.serveArrived();
     this.closeInterval();
     this.held[lock] = 0;
-    if (this.queued[lock]! >= 0) this.grantQueued(lock);
+    if (this.queued[lock]! >= 0) yield* this.grantQueued(lock);
   }
 
   // ------------------------------------------------------------ barrier
@@ -552,6 +572,7 @@ export abstract class LrcRuntime implements Dsm {
     yield* this.serveArrived();
     this.closeInterval();
     this.stats.rounds += 1;
+    const k = this.recorder.enter(K_BARRIER);
     if (this.me !== 0) {
       const e = this.out;
       e.begin(MSG.BAR_ARRIVE);
@@ -561,8 +582,9 @@ export abstract class LrcRuntime implements Dsm {
       for (let i = this.lastBarrierId; i < this.vt[this.me]!; i++) this.encodeInterval(this.log[this.me]![i]!);
       this.lastBarrierId = this.vt[this.me]!;
       this.departed = false;
-      this.sendOut(0);
+      yield* this.sendOut(0);
       yield* this.waitUntil(() => this.departed);
+      this.recorder.leave(k);
       return;
     }
     yield* this.waitUntil(() => this.arrivals === this.procs - 1);
@@ -576,9 +598,10 @@ export abstract class LrcRuntime implements Dsm {
       const e = this.out;
       e.begin(MSG.BAR_DEPART);
       this.encodeIntervalsSince(this.arrivedVt, q * this.procs);
-      this.sendOut(q);
+      yield* this.sendOut(q);
       if (this.core.due()) yield DUE; // the departures' lines fill the epoch's write log
     }
+    this.recorder.leave(k);
   }
 
   *poll(): Sim<void> {

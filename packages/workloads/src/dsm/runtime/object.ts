@@ -72,6 +72,7 @@
 import { DUE, PROT_NONE, PROT_READ, PROT_READ_WRITE, type Sim } from '@manycore/engine';
 import type { SharedArrayDesc } from '../api';
 import { LrcRuntime, MSG } from './lrc';
+import { K_FAULT } from './record';
 import { PAGE_BYTES } from './page';
 import type { DsmTransport } from './transport';
 
@@ -256,8 +257,10 @@ export class ObjectRuntime extends LrcRuntime {
       if (!pr.allows(a, write)) {
         if (write) this.stats.writeFaults += 1;
         else this.stats.readFaults += 1;
+        const k = this.recorder.enter(K_FAULT);
         this.core.trap(write); // the engine's fault counters and the trap cost (CoreBase.trap)
         yield* this.fault(a, write);
+        this.recorder.leave(k);
       }
     }
     const a = this.addr(o);
@@ -340,7 +343,7 @@ export class ObjectRuntime extends LrcRuntime {
       e.begin(OBJ_REQ);
       e.u32(list.length / 3);
       for (const v of list) e.u32(v);
-      this.sendOut(w);
+      yield* this.sendOut(w);
       this.awaiting++;
     }
     this.stats.overlappedRequests += 1;
@@ -365,7 +368,7 @@ export class ObjectRuntime extends LrcRuntime {
     this.t.storeLines(lineAt, lines, this.a, 0);
   }
 
-  protected serveUnit(type: number, from: number, _msg: Uint8Array, dv: DataView, len: number): void {
+  protected *serveUnit(type: number, from: number, _msg: Uint8Array, dv: DataView, len: number): Sim<void> {
     if (type === OBJ_REQ) {
       const n = dv.getUint32(4, true);
       const e = this.out;
@@ -383,7 +386,7 @@ export class ObjectRuntime extends LrcRuntime {
         const w = this.readWords(this.base + this.viewBytes + this.loc[o]! + first, bytes / 4);
         e.words(this.a, w, bytes / 4);
       }
-      this.sendOut(from);
+      yield* this.sendOut(from);
       return;
     }
     if (type === OBJ_REPLY) {

@@ -41,12 +41,18 @@
 import { DUE, PROT_NONE, PROT_READ, PROT_READ_WRITE, type Sim } from '@manycore/engine';
 import type { SharedArrayDesc } from '../api';
 import { HEADER_BYTES, LrcRuntime, MSG } from './lrc';
+import { K_FAULT } from './record';
 import type { DsmTransport } from './transport';
 
 export const PAGE_BYTES = 4096;
 const PAGE_WORDS = PAGE_BYTES / 4;
 const PAGE_LINES = PAGE_BYTES / 32;
-/** Twin area (model): at most this many twins live at once on one processor. */
+/**
+ * Twin area (model): MAX_TWINS twins above the shared range; more live at once (a processor
+ * initialising a large input in one interval) take pages from the top of the shared range
+ * downwards, above the arrays allocated (TreadMarks mallocs its twins: no fixed limit). Those
+ * pages are made read-write once, uncharged (malloc'd memory is never protected).
+ */
 export const MAX_TWINS = 1024;
 const DIFF_REQ = MSG.UNIT;
 const DIFF_REPLY = MSG.UNIT + 1;
@@ -69,6 +75,8 @@ export class PageRuntime extends LrcRuntime {
   private readonly dirty: Uint8Array;
   private dirtyList: number[] = [];
   private readonly freeTwins: number[] = [];
+  /** Twin slots beyond MAX_TWINS taken so far (below twinBase). */
+  private extraTwins = 0;
   /** Unapplied write notices per page: proc * 2^32 + interval, in arrival order. */
   private readonly pending: Array<number[] | undefined>;
   /** Diffs this processor made: key interval * pages + page. */
@@ -103,7 +111,7 @@ export class PageRuntime extends LrcRuntime {
     if (!Number.isInteger(count) || count < 1 || !Number.isInteger(objectBytes) || objectBytes < 1 || objectBytes % 4 !== 0)
       throw new Error(`dsm alloc ${name}: count ${count} and objectBytes ${objectBytes} must be positive integers, objectBytes a multiple of 4`);
     const bytes = Math.ceil((count * objectBytes) / PAGE_BYTES) * PAGE_BYTES;
-    if (this.next + bytes > this.twinBase)
+    if (this.next + bytes > this.twinBase - this.extraTwins * PAGE_BYTES)
       throw new Error(
         `dsm alloc ${name}: ${count} x ${objectBytes} B does not fit in the shared range of a node (${(this.twinBase - this.t.sharedBase) / 1048576} MB; memory.privateBytes sets it)`,
       );
@@ -123,7 +131,9 @@ export class PageRuntime extends LrcRuntime {
     const firstPage = Math.floor(first);
     const lastPage = Math.floor((addr + d.objectBytes - 1 - this.t.sharedBase) / PAGE_BYTES);
     for (let p = firstPage; p <= lastPage; p++) this.touchMemory(p);
+    const k = this.recorder.enter(K_FAULT); // a fault's trap and handler (none: a zero-length span, dropped)
     yield* this.core.touch(addr, d.objectBytes, write);
+    this.recorder.leave(k);
     return addr;
   }
 
@@ -140,11 +150,21 @@ export class PageRuntime extends LrcRuntime {
 
   // ------------------------------------------------------------ twins and diffs
 
+  /** Address of twin slot `slot`: the twin area, or below it for slots beyond MAX_TWINS. */
+  private twinAddr(slot: number): number {
+    return slot < MAX_TWINS ? this.twinBase + slot * PAGE_BYTES : this.twinBase - (slot - MAX_TWINS + 1) * PAGE_BYTES;
+  }
+
   private makeTwin(page: number): void {
-    const slot = this.freeTwins.pop();
-    if (slot === undefined) throw new Error(`dsm processor ${this.me}: more than ${MAX_TWINS} twins live at once (the runtime's twin area)`);
+    let slot = this.freeTwins.pop();
+    if (slot === undefined) {
+      const at = this.twinBase - (this.extraTwins + 1) * PAGE_BYTES;
+      if (at < this.next) throw new Error(`dsm processor ${this.me}: ${MAX_TWINS + this.extraTwins + 1} twins live at once do not fit between the shared arrays and the twin area (memory.privateBytes sets it)`);
+      slot = MAX_TWINS + this.extraTwins++;
+      this.core.protection.set((at - this.t.sharedBase) / PAGE_BYTES, PROT_READ_WRITE);
+    }
     this.t.loadLines(this.pageAddr(page), PAGE_LINES, this.a, 0);
-    this.t.storeLines(this.twinBase + slot * PAGE_BYTES, PAGE_LINES, this.a, 0);
+    this.t.storeLines(this.twinAddr(slot), PAGE_LINES, this.a, 0);
     this.twinSlot[page] = slot;
     this.twinInterval[page] = 0;
     this.core.protection.markPage(page, true); // for the page map: this page has a twin
@@ -157,7 +177,7 @@ export class PageRuntime extends LrcRuntime {
     const slot = this.twinSlot[page]!;
     const id = this.twinInterval[page]!;
     this.t.loadLines(this.pageAddr(page), PAGE_LINES, this.a, 0);
-    this.t.loadLines(this.twinBase + slot * PAGE_BYTES, PAGE_LINES, this.b, 0);
+    this.t.loadLines(this.twinAddr(slot), PAGE_LINES, this.b, 0);
     this.t.core.compute(PAGE_WORDS * DIFF_COMPARE_CYCLES_PER_WORD);
     const a = this.a;
     const b = this.b;
@@ -212,7 +232,7 @@ export class PageRuntime extends LrcRuntime {
     this.t.mprotect(page, PROT_NONE);
   }
 
-  protected serveUnit(type: number, from: number, _msg: Uint8Array, dv: DataView, len: number): void {
+  protected *serveUnit(type: number, from: number, _msg: Uint8Array, dv: DataView, len: number): Sim<void> {
     if (type === DIFF_REQ) {
       const page = dv.getUint32(4, true);
       const firstId = dv.getUint32(8, true);
@@ -233,7 +253,7 @@ export class PageRuntime extends LrcRuntime {
         n++;
       }
       e.dv.setUint32(countAt, n, true);
-      this.sendOut(from);
+      yield* this.sendOut(from);
       return;
     }
     if (type === DIFF_REPLY) {
@@ -309,7 +329,7 @@ export class PageRuntime extends LrcRuntime {
       e.u32(page);
       e.u32(first.get(proc)!);
       e.u32(last.get(proc)!);
-      this.sendOut(proc);
+      yield* this.sendOut(proc);
       this.awaiting++;
     }
     this.stats.overlappedRequests += 1;

@@ -7,6 +7,9 @@
  * Contract
  * - Processor i of the runtime is node i of the chip (processors 0..procs-1 run the program).
  * - send(to, payload, bytes): one datagram of at most maxDatagramBytes, in order per pair;
+ *   sendReady(to, bytes) (optional), which the runtime calls before every send, blocks while the
+ *   receiver's buffer holds as many of this sender's datagrams as it can (cluster: slotsPerPair)
+ *   and yields when the host's write log cannot take the datagram;
  *   receiveAny(out) takes the next datagram from any processor (blocking), `lastFrom` names its
  *   sender; pendingArrivalPs() says when the earliest untaken datagram arrives (Infinity: none);
  *   interrupt() charges the signal that interrupts a computing process (SIGIO).
@@ -33,6 +36,8 @@ export interface DsmTransport {
   readonly regionBytes: number;
   readonly lastFrom: number;
   send(to: number, payload: Uint8Array, bytes: number): void;
+  /** Optional: called before each send; may block (flow control: the receiver's buffer for this sender is full) or yield (host log room). */
+  sendReady?(to: number, bytes: number): Sim<void>;
   receiveAny(out: Uint8Array): Sim<number>;
   pendingArrivalPs(): number;
   interrupt(): void;
@@ -62,6 +67,7 @@ export function clusterTransport(core: ClusterCore, procs: number): DsmTransport
       return core.lastFrom;
     },
     send: (to, payload, bytes) => core.send(to, payload, bytes),
+    sendReady: (to, bytes) => core.sendReady(to, bytes),
     receiveAny: (out) => core.receiveAny(out),
     pendingArrivalPs: () => core.pendingArrivalPs(),
     interrupt: () => core.interrupt(),

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { Simulation, type Row } from '@manycore/engine';
+import type { Dsm, DsmApp } from '../api';
+import { makeDsmWorkload } from '../workload';
+import { workloads } from '../../index';
+
+/**
+ * Long runtime messages (regression: Barnes-Hut at paper-sm on 32 processors): processor 1
+ * closes `intervals` intervals under a lock it manages (local acquires), each writing word 0 of
+ * one page; at the end barrier its arrival carries every interval (proc 4 B + id 4 B + vt
+ * 16 x 4 B + count 4 B + one unit 4 B = 80 B each), and the manager's departure to each of the
+ * 14 others carries them again. With 7,000 intervals one message is 560,004 B: 9 datagrams of
+ * at most 65,507 B, 17,500 line writes, more than one epoch's write log (16,384) and more than
+ * the 8 datagrams the receiver's socket buffer holds from one sender (network.slotsPerPair).
+ */
+const PROCS = 16;
+const longNotices: DsmApp<{ intervals: number }> = {
+  name: 'long-notices',
+  title: 'test: thousands of intervals in one barrier message',
+  sizes: { small: { intervals: 7000 }, 'paper-sm': { intervals: 7000 }, 'paper-lg': { intervals: 7000 } },
+  describe: (s) => `${s.intervals} intervals`,
+  locks: () => 2,
+  *run(dsm: Dsm, s) {
+    const arr = dsm.alloc('v', 1024, 4); // one page
+    if (dsm.me !== 1) return;
+    for (let k = 0; k < s.intervals; k++) {
+      yield* dsm.acquire(1); // managed by processor 1, which holds its token: no message
+      dsm.core.store32(yield* dsm.open(arr, 0, true), k + 1);
+      yield* dsm.release(1);
+    }
+  },
+  *check(dsm: Dsm, s) {
+    const v = dsm.core.load32(yield* dsm.open({ id: 0, name: 'v', count: 1024, objectBytes: 4 }, 0, false));
+    return { correct: v === s.intervals, detail: `word 0 = ${v}` };
+  },
+};
+
+const reg = { ...workloads, dsm: makeDsmWorkload({ 'long-notices': longNotices as DsmApp }) };
+const run = (runtime: string): Row =>
+  new Simulation({ version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'long-notices', runtime, processors: PROCS } }, seed: 1 }, reg).runInline().workload.rows[0]!;
+
+describe('lrc: messages longer than a write log and a socket buffer', () => {
+  it.each(['page', 'object'])('%s runtime: a 9-datagram barrier arrival and departures go through, notices exact', (runtime) => {
+    const r = run(runtime);
+    expect(r.correct).toBe(true);
+    // notices: the arrival (7,000) and 14 departures (7,000 each); processor 1's departure is empty
+    expect(r.writeNotices).toBe(15 * 7000);
+    // datagrams: arrivals (processor 1's 9, 14 others' 1 each) and departures (14 x 9, 1 empty)
+    expect(r.messages).toBe(9 + 14 + 14 * 9 + 1);
+    // bytes: each long message is 560,004 B of body in 9 datagrams with a 4 B header each
+    const longBytes = 4 * PROCS + 4 + 7000 * 80 + 9 * 4; // arrival: vt, count, intervals
+    const depBytes = 4 + 7000 * 80 + 9 * 4; // departure: count, intervals
+    expect(r.bytes).toBe(longBytes + 14 * (4 + 4 * PROCS + 4) + 14 * depBytes + (4 + 4));
+  });
+});
+
+/**
+ * More twins than the page runtime's twin area (regression: Water-Spatial/lg on 32 processors,
+ * where processor 0 writes every molecule in one interval): processor 0 writes word k of each of
+ * 1,100 pages (MAX_TWINS is 1,024) before the barrier; processor 1 then reads them all.
+ */
+const manyTwins: DsmApp<{ pages: number }> = {
+  name: 'many-twins',
+  title: 'test: more live twins than the twin area',
+  sizes: { small: { pages: 1100 }, 'paper-sm': { pages: 1100 }, 'paper-lg': { pages: 1100 } },
+  describe: (s) => `${s.pages} pages`,
+  locks: () => 0,
+  *run(dsm: Dsm, s) {
+    const arr = dsm.alloc('v', s.pages * 1024, 4);
+    if (dsm.me === 0) for (let k = 0; k < s.pages; k++) dsm.core.store32(yield* dsm.open(arr, k * 1024 + (k % 1024), true), k + 7);
+    yield* dsm.barrier();
+    if (dsm.me === 1) for (let k = 0; k < s.pages; k++) dsm.core.load32(yield* dsm.open(arr, k * 1024 + (k % 1024), false));
+  },
+  *check(dsm: Dsm, s) {
+    let bad = 0;
+    for (let k = 0; k < s.pages; k++) if (dsm.core.load32(yield* dsm.open({ id: 0, name: 'v', count: s.pages * 1024, objectBytes: 4 }, k * 1024 + (k % 1024), false)) !== k + 7) bad++;
+    return { correct: bad === 0, detail: `${bad} pages wrong` };
+  },
+};
+
+describe('page runtime: twins beyond the twin area', () => {
+  it('1,100 twins live at once on one processor: every page written, diffed and fetched', () => {
+    const r = new Simulation(
+      { version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'many-twins', runtime: 'page', processors: 2 } }, seed: 1 },
+      { ...workloads, dsm: makeDsmWorkload({ 'many-twins': manyTwins as DsmApp }) },
+    ).runInline().workload.rows[0]!;
+    expect(r.correct).toBe(true);
+    expect(r.twins).toBe(1100);
+    expect(r.writeFaults).toBe(1100);
+    expect(r.diffs).toBe(1100); // processor 1's 1,100 read faults each ask for one diff
+    expect(r.overlappedRequests).toBe(1100);
+  });
+});
