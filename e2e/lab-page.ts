@@ -391,4 +391,16 @@ export class LabPage {
       moves: await n('vm-heap-map', 'moves'),
     };
   }
+  /** The DSM views' numbers (DsmViews.tsx writes them as data attributes): timeline lanes, one processor's ps per kind, the notice matrix, the Table 3/4 rows. */
+  async dsmViewNumbers(proc: number): Promise<{ lanes: number; kindPs: Record<string, number>; notices: number; messages: number; byType: Record<string, number>; table: { metric: string; lab: number; paper: string; ratio: string }[] }> {
+    const a = async (testId: string, attr: string) => (await this.id(testId).getAttribute(`data-${attr}`)) ?? '';
+    const kindPs: Record<string, number> = {};
+    for (const k of ['compute', 'fault', 'lock', 'barrier', 'serve']) kindPs[k] = Number(await a(`dsm-timeline-proc-${proc}`, `${k}-ps`));
+    const byType: Record<string, number> = {};
+    for (const el of await this.page.locator('[data-testid^="dsm-messages-"]').all()) byType[(await el.getAttribute('data-name')) ?? ''] = Number(await el.getAttribute('data-messages'));
+    const table: { metric: string; lab: number; paper: string; ratio: string }[] = [];
+    for (const tr of await this.page.locator('[data-testid^="dsm-paper-row-"]').all())
+      table.push({ metric: (await tr.getAttribute('data-metric')) ?? '', lab: Number(await tr.getAttribute('data-lab')), paper: (await tr.getAttribute('data-paper')) ?? '', ratio: (await tr.getAttribute('data-ratio')) ?? '' });
+    return { lanes: Number(await a('dsm-timeline', 'lanes')), kindPs, notices: Number(await a('dsm-notices', 'total')), messages: Number(await a('dsm-notices', 'messages')), byType, table };
+  }
 }

@@ -22,6 +22,7 @@ import { Term } from './components/Term';
 import { firstVisit, rememberTourClosed, Tour } from './components/Tour';
 import { ResultsPanel } from './components/ResultsPanel';
 import { VmViews } from './components/VmViews';
+import { DsmViews } from './components/DsmViews';
 import { WhatIf } from './components/WhatIf';
 import { ScrubBar } from './components/ScrubBar';
 import type { ForkRequest } from './components/ForkPanel';
@@ -532,6 +533,7 @@ export function App() {
             {linkDigest && digestCheck ? <LinkDigest expected={linkDigest.digest} check={digestCheck} /> : null}
             {run?.results ? <ResultsPanel results={run.results} wallMs={run.wallMs} /> : null}
             {run?.results ? <VmViews results={run.results} chip={run.sim.run.chip} /> : null}
+            {run?.results && (run.results.workload as Record<string, unknown>).dsm ? <DsmViews results={run.results} /> : null}
             {prepared && shareable ? <WorkloadViews experiment={shareable} prepared={prepared} run={run} results={run?.results ?? null} /> : null}
             {chip ? <LiveCharts telemetry={run && run.status !== 'ready' ? run.telemetry : null} chip={chip} participants={participants} markers={() => markersOf(timeline)} runKey={run} /> : null}
             {run && run.status !== 'ready' ? <ScrubBar run={run} host={host} registry={REGISTRY} coresPerWorker={cpw} hostCpus={CPUS} budgetBytes={REC_BUDGET} onFork={onFork} /> : null}
