@@ -93,7 +93,15 @@ export function dealTo(L: SpaceLayout, index: number, what: string): { core: num
 export class SnapshotPlacement {
   readonly rwNext: Float64Array;
   readonly rmNext: Float64Array;
-  constructor(private readonly L: SpaceLayout) {
+  /**
+   * fillerBytes: address space left after each dealt object for the untouched rest of a large
+   * image (imageFillerKB), so the benchmark's objects spread over as many pages as in a
+   * ~10 MB image; nothing is written there.
+   */
+  constructor(
+    private readonly L: SpaceLayout,
+    private readonly fillerBytes = 0,
+  ) {
     this.rwNext = new Float64Array(L.cores);
     this.rmNext = new Float64Array(L.cores);
     for (let k = 0; k < L.cores; k++) {
@@ -104,7 +112,7 @@ export class SnapshotPlacement {
   place(index: number, words: number, what: string): number {
     const L = this.L;
     const { core, readMostly } = dealTo(L, index, what);
-    const bytes = words * 4;
+    const bytes = words * 4 + this.fillerBytes;
     let body: number;
     if (!readMostly) {
       body = this.rwNext[core]!;

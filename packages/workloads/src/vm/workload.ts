@@ -57,6 +57,13 @@ const Params = z.strictObject({
   hugePages: z.boolean().default(false).describe('16 MB huge pages in the data TLB'),
   size: z.number().int().min(1).max(100000).optional().describe('benchmark size (iterations, fib argument, expressions); default per benchmark'),
   heapKB: z.number().int().min(64).max(65536).default(1024).describe('each core\'s heap, KB (a power of two)'),
+  imageFillerKB: z
+    .number()
+    .int()
+    .min(0)
+    .max(65536)
+    .default(0)
+    .describe("TILE64: KB of untouched objects standing for the rest of a Squeak image, dealt between the benchmark's so they spread over pages as in the paper's ~10 MB heap (model; 0: the benchmark's image only)"),
   clockTrapCycles: z.number().int().min(0).max(100000).default(200).describe('cycles of the clock system call\'s trap and return (model)'),
   clockKernelWords: z.number().int().min(0).max(256).default(8).describe('kernel time-keeping words the clock call reads (model)'),
   sccSharing: z
@@ -84,7 +91,9 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
   const mem = new CoreVmMemory(core);
   const space = new Tile64Space(mem, L, core.id, main, core.privateBase);
   // the snapshot: every core lays out the same image and writes what was dealt to it
-  const placement = new SnapshotPlacement(L);
+  // the filler: imageFillerKB spread evenly after the image's objects (counted by a first, flat layout)
+  const objects = p.imageFillerKB > 0 ? layoutImage(buildProgram(p.benchmark), sizeOf(p), { place: () => 0, ote: () => 0 }).objects.length : 1;
+  const placement = new SnapshotPlacement(L, Math.floor((p.imageFillerKB * 1024) / objects / 4) * 4);
   const image = layoutImage(buildProgram(p.benchmark), sizeOf(p), placement);
   const snapshot: Row = {};
   for (const o of image.objects) {
@@ -334,6 +343,8 @@ export const vmWorkload: WorkloadDef<P, Tile64Core | SccCore> = {
   participants: (p, chip) => {
     if (chip.family === 'tile64' && p.sccSharing !== undefined)
       throw new WorkloadParamError(`sccSharing = ${p.sccSharing} is for the SCC: the TILE64's heaps are homed and the hardware keeps them coherent; leave sccSharing out`, 'sccSharing');
+    if (chip.family === 'scc' && p.imageFillerKB > 0)
+      throw new WorkloadParamError('imageFillerKB: TILE64 only (it spreads the image over pages for the TLB); leave it 0 on the SCC', 'imageFillerKB');
     if (chip.family === 'scc' && p.hugePages)
       throw new WorkloadParamError('hugePages: the SCC model has no TLB to relieve (its lookup table already maps 16 MB pages); leave hugePages false on the SCC', 'hugePages');
     if (p.cores > chip.topo.cores) throw new WorkloadParamError(`cores = ${p.cores}, but the chip has ${chip.topo.cores} cores`, 'cores', `at most ${chip.topo.cores}`);
