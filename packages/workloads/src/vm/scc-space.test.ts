@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { ExperimentError, Simulation, prepareRun, resolveChip, type Row, type SccChip, type SccCore, type WorkloadDef, type WorkloadRegistry } from '@manycore/engine';
 import { workloads } from '../index';
 import { FMT_DONT_PASS, type VmMemory } from './format';
-import { SccSpace, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccDealTo, sccLayout } from './scc-space';
-import { dealTo, spaceLayout } from './tile64-space';
+import { SccSnapshotPlacement, SccSpace, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccLayout } from './scc-space';
 
 const scc = resolveChip('scc') as SccChip;
 const noMemory: VmMemory = { load32: () => 0, store32: () => {}, load8: () => 0, store8: () => {}, compute: () => {}, enter: () => {} };
@@ -46,11 +45,16 @@ describe('SCC VM layout', () => {
 
   it('deals the snapshot as the TILE64 does, and places read-mostly slices on cached pages of their own', () => {
     const L = sccLayout(scc, 6, 1 << 20, 'all-but-contexts');
-    const T = spaceLayout(0x1000_0000, 2 ** 30, 6, 1 << 20, 'all-but-contexts');
-    for (let i = 0; i < 40; i++)
-      for (const what of ['class', 'method', 'context', 'symbol'])
-        expect(sccDealTo(L, i, what)).toEqual(dealTo(T, i, what));
     const space = new SccSpace(noMemory, L, 2, 0, 0);
+    // round-robin like cards into the read-mostly slices; the boot context stays with the main core, read-write
+    const deal = new SccSnapshotPlacement(L);
+    for (let i = 0; i < 40; i++)
+      for (const what of ['class', 'method', 'symbol'] as const) {
+        const body = deal.place(i, 4, what);
+        expect([space.homeOf(body), space.readMostly(body)]).toEqual([i % 6, true]);
+      }
+    const ctx = deal.place(41, 21, 'context');
+    expect([space.homeOf(ctx), space.readMostly(ctx)]).toEqual([0, false]);
     for (let k = 0; k < 6; k++) {
       expect(space.readMostly(L.rmBase[k]! + 12)).toBe(true);
       expect(space.homeOf(L.rmBase[k]! + 12)).toBe(k); // v2: the address still names a core

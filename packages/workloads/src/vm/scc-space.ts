@@ -47,7 +47,8 @@
 import { PAGE_BYTES, WorkloadParamError, type SccChip, type SccCore, type Sim } from '@manycore/engine';
 import { BATON_WORDS, CORE_DATA_WORDS, FMT_DONT_PASS, type VmMemory, type VmSpace } from './format';
 import type { ObjectRole, Placement } from './image';
-import { SNAPSHOT_OTES, type Replication } from './tile64-space';
+import { dealTo, type Replication } from './snapshot';
+import { SNAPSHOT_OTES } from './tile64-space';
 
 export const SCC_SHARING = ['uncached', 'flush'] as const;
 export type SccSharing = (typeof SCC_SHARING)[number];
@@ -207,13 +208,6 @@ export function mapSccSpace(core: SccCore, L: SccLayout, sharing: SccSharing): v
   for (const a of L.rmPages) core.mapPage(a, 'cached');
 }
 
-/** Where the dealt snapshot object #index goes: the TILE64's rule (tile64-space.ts dealTo), the same on both chips. */
-export function sccDealTo(L: SccLayout, index: number, what: string): { core: number; readMostly: boolean } {
-  const core = what === 'context' ? L.mainCore : index % L.cores;
-  const r = L.replication;
-  const readMostly = what !== 'context' && (r === 'all-but-contexts' || r === 'global' || (r === 'methods' && what === 'method'));
-  return { core, readMostly };
-}
 
 /** Host-side placement of the snapshot while the image is laid out (every core computes the same). */
 export class SccSnapshotPlacement implements Placement {
@@ -227,7 +221,7 @@ export class SccSnapshotPlacement implements Placement {
   }
   place(index: number, words: number, what: ObjectRole): number {
     const L = this.L;
-    const { core, readMostly } = sccDealTo(L, index, what);
+    const { core, readMostly } = dealTo(L.cores, L.replication, L.mainCore, index, what);
     const bytes = words * 4;
     let body: number;
     if (!readMostly) {

@@ -23,9 +23,8 @@
  */
 import { WorkloadParamError, type Tile64Core } from '@manycore/engine';
 import { FMT_DONT_PASS, type VmMemory, type VmSpace } from './format';
+import { dealTo, type Replication } from './snapshot';
 
-export const REPLICATION = ['none', 'methods', 'all-but-contexts', 'global'] as const;
-export type Replication = (typeof REPLICATION)[number];
 
 const PAGE = 65536;
 /** OTEs reserved for the snapshot's objects (model: far above what the benchmarks' images hold). */
@@ -80,14 +79,6 @@ export function mapSpace(core: Tile64Core, L: SpaceLayout, mainCore: number): vo
   core.mapRegion(L.kernelPage, PAGE, 'homed', core.tileOf(mainCore));
 }
 
-/** Where the dealt snapshot object #index goes: its core, and whether in the read-mostly heap. */
-export function dealTo(L: SpaceLayout, index: number, what: string): { core: number; readMostly: boolean } {
-  // the boot context is where the interpreter starts: the main core (core 0)
-  const core = what === 'context' ? 0 : index % L.cores;
-  const readMostly =
-    what !== 'context' && (L.replication === 'all-but-contexts' || L.replication === 'global' || (L.replication === 'methods' && what === 'method'));
-  return { core, readMostly };
-}
 
 /** Host-side placement of the snapshot while the image is laid out (every core computes the same). */
 export class SnapshotPlacement {
@@ -111,7 +102,7 @@ export class SnapshotPlacement {
   }
   place(index: number, words: number, what: string): number {
     const L = this.L;
-    const { core, readMostly } = dealTo(L, index, what);
+    const { core, readMostly } = dealTo(L.cores, L.replication, 0, index, what);
     const bytes = words * 4 + this.fillerBytes;
     let body: number;
     if (!readMostly) {

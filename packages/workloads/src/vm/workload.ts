@@ -38,13 +38,14 @@
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type ResolvedChip, type Row, type SccChip, type SccCore, type Sim, type Tile64Core, type WorkloadDef } from '@manycore/engine';
 import { BATON_HALT, BATON_WORDS, ROUTINE, ROUTINE_NAMES, STOP, intValue, isSmallInt, type VmMemory, type VmSpace } from './format';
-import { layoutImage, type Image } from './image';
+import { layoutImage, type Image, type ImageObject } from './image';
 import { Interpreter } from './interpreter';
 import { BENCHMARKS, buildProgram, sourceText } from './program';
 import { referenceRun } from './reference';
 import { CoreVmMemory } from './core-memory';
-import { REPLICATION, SnapshotPlacement, Tile64Space, dealTo, mapSpace, spaceLayout } from './tile64-space';
-import { SCC_SHARING, SccSnapshotPlacement, SccSpace, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccDealTo, sccLayout } from './scc-space';
+import { REPLICATION, dealTo, type Replication } from './snapshot';
+import { SnapshotPlacement, Tile64Space, mapSpace, spaceLayout } from './tile64-space';
+import { SCC_SHARING, SccSnapshotPlacement, SccSpace, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccLayout } from './scc-space';
 
 /** Default sizes: a guided run finishes in seconds of wall time. */
 export const DEFAULT_SIZE: Record<(typeof BENCHMARKS)[number], number> = { 'tiny-loop': 1, 'tiny-fib': 16, compiler: 8 };
@@ -95,16 +96,9 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
   const objects = p.imageFillerKB > 0 ? layoutImage(buildProgram(p.benchmark), sizeOf(p), { place: () => 0, ote: () => 0 }).objects.length : 1;
   const placement = new SnapshotPlacement(L, Math.floor((p.imageFillerKB * 1024) / objects / 4) * 4);
   const image = layoutImage(buildProgram(p.benchmark), sizeOf(p), placement);
-  const snapshot: Row = {};
-  for (const o of image.objects) {
-    const dealt = dealTo(L, o.index, o.what);
-    if (dealt.core !== core.id) continue;
-    const key = `${dealt.readMostly ? 'rm' : 'rw'}:${o.what}`;
-    snapshot[key] = ((snapshot[key] as number | undefined) ?? 0) + 4 * o.words.length;
+  const snapshot = yield* writeShare(core, image, p.cores, p.replication, main, (o) => {
     for (let w = 0; w < o.words.length; w++) core.store32(o.body + 4 * w, o.words[w]!);
-    core.store32(o.ote, o.body);
-    if (core.due()) yield DUE;
-  }
+  });
   space.initDescriptor(placement.rwNext[core.id]!);
   yield* core.barrier();
   const transport: BatonTransport = {
@@ -115,6 +109,24 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
     takePs: 0,
   };
   yield* runBaton(core, p, mem, space, image, snapshot, L.kernelPage, transport);
+}
+
+/**
+ * Writes the snapshot objects dealt to this core (snapshot.ts) with the family's `write`, and
+ * their OTEs; returns its bytes by region and role ("rw:method", ...) for the heap map.
+ */
+function* writeShare(core: Tile64Core | SccCore, image: Image, cores: number, replication: Replication, mainCore: number, write: (o: ImageObject) => void): Sim<Row> {
+  const snapshot: Row = {};
+  for (const o of image.objects) {
+    const dealt = dealTo(cores, replication, mainCore, o.index, o.what);
+    if (dealt.core !== core.id) continue;
+    const key = `${dealt.readMostly ? 'rm' : 'rw'}:${o.what}`;
+    snapshot[key] = ((snapshot[key] as number | undefined) ?? 0) + 4 * o.words.length;
+    write(o);
+    core.store32(o.ote, o.body);
+    if (core.due()) yield DUE;
+  }
+  return snapshot;
 }
 
 /** How a family passes the baton: wait for a stamp above `after` (the words into `out`; takePs: the part spent taking them, charged to the migrate routine), post to a core. */
@@ -209,16 +221,9 @@ function* programScc(core: SccCore, p: P): Sim<void> {
   const space = new SccSpace(mem, L, core.id, main, core.privateBase);
   const placement = new SccSnapshotPlacement(L);
   const image = layoutImage(buildProgram(p.benchmark), sizeOf(p), placement);
-  const snapshot: Row = {};
-  for (const o of image.objects) {
-    const dealt = sccDealTo(L, o.index, o.what);
-    if (dealt.core !== core.id) continue;
-    const key = `${dealt.readMostly ? 'rm' : 'rw'}:${o.what}`;
-    snapshot[key] = ((snapshot[key] as number | undefined) ?? 0) + 4 * o.words.length;
-    core.writeRange(o.body, 4 * o.words.length, new Uint8Array(o.words.buffer, o.words.byteOffset, o.words.byteLength));
-    core.store32(o.ote, o.body);
-    if (core.due()) yield DUE;
-  }
+  const snapshot = yield* writeShare(core, image, p.cores, p.replication, main, (o) =>
+    core.writeRange(o.body, 4 * o.words.length, new Uint8Array(o.words.buffer, o.words.byteOffset, o.words.byteLength)),
+  );
   space.initDescriptor(placement.rwNext[core.id]!);
   yield* core.barrier(); // drains the write-combine buffer and waits for the snapshot's writes first
   core.invalidateMpbt();
