@@ -5,18 +5,9 @@
 // a private temporary directory (not the shared packages/cli/dist), so it needs no lock.
 // Usage: node scripts/dsm-ablations.mjs [apps=barnes-hut,water-spatial,water-nsq] [size=paper-lg] [processors=32]
 // Prints one JSON line per run (with wall and CPU seconds), then a markdown table.
-import { build } from 'esbuild';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadPackages } from './load-packages.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dir = mkdtempSync(join(tmpdir(), 'dsm-ablations-'));
-const entry = join(dir, 'entry.ts');
-writeFileSync(entry, `export { Simulation } from ${JSON.stringify(join(root, 'packages/engine/src/index.ts'))};\nexport { workloads } from ${JSON.stringify(join(root, 'packages/workloads/src/index.ts'))};\n`);
-await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: join(dir, 'bundle.mjs'), logLevel: 'warning' });
-const { Simulation, workloads } = await import(pathToFileURL(join(dir, 'bundle.mjs')).href);
+const { Simulation, workloads } = await loadPackages('dsm-ablations');
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=')));
 const apps = (args.apps ?? 'barnes-hut,water-spatial,water-nsq').split(',');

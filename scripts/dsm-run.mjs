@@ -5,21 +5,9 @@
 // Usage: node scripts/dsm-run.mjs app=sor processors=32 size=paper-sm [runtime=page] [key=value ...] [--extra]
 // (--extra also prints results.workload.dsm: the interval timeline, the write-notice matrix, messages by type.)
 // (DSM_WORKLOAD=dsm-fetch runs the diff-fetch measurement instead.)
-import { build } from 'esbuild';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadPackages } from './load-packages.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dir = mkdtempSync(join(tmpdir(), 'dsm-run-'));
-const entry = join(dir, 'entry.ts');
-writeFileSync(
-  entry,
-  `export { Simulation } from ${JSON.stringify(join(root, 'packages/engine/src/index.ts'))};\nexport { workloads } from ${JSON.stringify(join(root, 'packages/workloads/src/index.ts'))};\n`,
-);
-await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: join(dir, 'bundle.mjs'), logLevel: 'warning' });
-const { Simulation, workloads } = await import(pathToFileURL(join(dir, "bundle.mjs")).href);
+const { Simulation, workloads } = await loadPackages('dsm-run');
 const workloadName = process.env.DSM_WORKLOAD ?? "dsm";
 
 const params = {};

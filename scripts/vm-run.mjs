@@ -4,21 +4,9 @@
 // or too host-dependent for the unit suite. Bundles the packages with esbuild into a private
 // temporary directory (not the shared packages/cli/dist), so it needs no lock.
 // Usage: node scripts/vm-run.mjs benchmark=compiler cores=2 [replication=none] [clockCall=false] [--extra] [preset=tile64]
-import { build } from 'esbuild';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadPackages } from './load-packages.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dir = mkdtempSync(join(tmpdir(), 'vm-run-'));
-const entry = join(dir, 'entry.ts');
-writeFileSync(
-  entry,
-  `export { Simulation } from ${JSON.stringify(join(root, 'packages/engine/src/index.ts'))};\nexport { workloads } from ${JSON.stringify(join(root, 'packages/workloads/src/index.ts'))};\n`,
-);
-await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: join(dir, 'bundle.mjs'), logLevel: 'warning' });
-const { Simulation, workloads } = await import(pathToFileURL(join(dir, 'bundle.mjs')).href);
+const { Simulation, workloads } = await loadPackages('vm-run');
 
 const params = {};
 let preset = 'tile64';
