@@ -19,10 +19,17 @@
  * Snapshot objects are dealt round-robin over the cores like cards (lines 624-628); the
  * replication mode decides whether a dealt object goes to the core's read-write heap or to
  * its read-mostly slice (methods only, everything but contexts, or one global heap).
+ * User-managed copies are real (Tile64Core): the snapshot a core writes into the read-mostly
+ * heap sits in its own L2 until written back, so publishReadMostly does the coherence work
+ * once for the whole heap before the run (paper 000 lines 1263-1266: bulk operations do it
+ * once). After that the read-mostly heap is never stored into: the store barrier copies an
+ * object out before any store and repoints its OTE (the object table is homed, so coherent);
+ * the old copy, and any tile's cached lines of it, are garbage nothing reaches any more.
  * Called on every access: Tile64Space's homeOf, batonTarget and readMostly (no allocation).
  */
-import { WorkloadParamError, type Tile64Core } from '@manycore/engine';
+import { DUE, WorkloadParamError, type Sim, type Tile64Core } from '@manycore/engine';
 import { FMT_DONT_PASS, type VmMemory, type VmSpace } from './format';
+import type { Image } from './image';
 import { dealTo, type Replication } from './snapshot';
 
 
@@ -79,6 +86,38 @@ export function mapSpace(core: Tile64Core, L: SpaceLayout, mainCore: number): vo
   core.mapRegion(L.kernelPage, PAGE, 'homed', core.tileOf(mainCore));
 }
 
+
+/**
+ * Makes the snapshot objects this core wrote into the read-mostly heap visible to every tile
+ * (before the start barrier): per-core slices, only this core wrote the lines, so it flushes
+ * them (one flush per L2 line, CHIP_FLUSH_STRIDE) and keeps clean copies; one global heap,
+ * lines hold several cores' objects, so its copies would be stale in the others' bytes: it
+ * flushes and invalidates them (finv per L1D line, CHIP_FINV_STRIDE). Then a fence waits for
+ * the write-backs. Each flush or finv is one instruction plus its write-back (Tile64Core).
+ * Returns the number of flush / finv instructions.
+ */
+export function* publishReadMostly(core: Tile64Core, L: SpaceLayout, image: Image, mainCore: number): Sim<number> {
+  if (L.replication === 'none') return 0;
+  const global = L.replication === 'global';
+  const stride = global ? core.chip.config.caches.l1d.lineBytes : core.chip.config.caches.l2.lineBytes;
+  let last = -1;
+  let n = 0;
+  for (const o of image.objects) {
+    const dealt = dealTo(L.cores, L.replication, mainCore, o.index, o.what);
+    if (dealt.core !== core.id || !dealt.readMostly) continue;
+    // objects are placed in index order: their lines only grow
+    for (let a = o.body - (o.body % stride); a < o.body + 4 * o.words.length; a += stride) {
+      if (a <= last) continue;
+      last = a;
+      if (global) core.invalidateLine(a);
+      else core.flushLine(a);
+      n++;
+    }
+    if (core.due()) yield DUE;
+  }
+  core.fence();
+  return n;
+}
 
 /** Host-side placement of the snapshot while the image is laid out (every core computes the same). */
 export class SnapshotPlacement {

@@ -44,7 +44,7 @@ import { BENCHMARKS, buildProgram, sourceText } from './program';
 import { referenceRun } from './reference';
 import { CoreVmMemory } from './core-memory';
 import { REPLICATION, dealTo, type Replication } from './snapshot';
-import { SnapshotPlacement, Tile64Space, mapSpace, spaceLayout } from './tile64-space';
+import { SnapshotPlacement, Tile64Space, mapSpace, publishReadMostly, spaceLayout } from './tile64-space';
 import { SCC_SHARING, SccSnapshotPlacement, SccSpace, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccLayout } from './scc-space';
 
 /** Default sizes: a guided run finishes in seconds of wall time. */
@@ -99,6 +99,7 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
   const snapshot = yield* writeShare(core, image, p.cores, p.replication, main, (o) => {
     for (let w = 0; w < o.words.length; w++) core.store32(o.body + 4 * w, o.words[w]!);
   });
+  yield* publishReadMostly(core, L, image, main); // user-managed copies are real: write the read-mostly share back
   space.initDescriptor(placement.rwNext[core.id]!);
   yield* core.barrier();
   const transport: BatonTransport = {
@@ -224,6 +225,7 @@ function* programScc(core: SccCore, p: P): Sim<void> {
   const snapshot = yield* writeShare(core, image, p.cores, p.replication, main, (o) =>
     core.writeRange(o.body, 4 * o.words.length, new Uint8Array(o.words.buffer, o.words.byteOffset, o.words.byteLength)),
   );
+  yield* publishReadMostly(core, L, image, main); // user-managed copies are real: write the read-mostly share back
   space.initDescriptor(placement.rwNext[core.id]!);
   yield* core.barrier(); // drains the write-combine buffer and waits for the snapshot's writes first
   core.invalidateMpbt();

@@ -214,3 +214,165 @@ describe('TILE64 raw messages', () => {
     ).toThrow(/a raw message carries 1\.\.14 words, got 15/);
   });
 });
+
+describe('TILE64 user-managed pages hold real copies', () => {
+  /** Both cores map shared page 30 user-managed; `steps` run in turn, a barrier after each (writes of a step are committed before the next). */
+  function twoTiles(steps: ((core: Tile64Core, page: number) => void)[], chip?: Record<string, unknown>): void {
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      chip,
+      cores: [0, 9],
+      *program(core) {
+        const page = core.sharedBase + 30 * PAGE;
+        core.mapRegion(page, PAGE, 'user-managed');
+        for (const step of steps) {
+          step(core, page);
+          yield* core.barrier();
+        }
+      },
+    });
+  }
+
+  it("another tile's committed write is not seen by a tile holding the line (L1 or L2) until it invalidates; then it is", () => {
+    const seen: number[] = [];
+    twoTiles([
+      (core, a) => {
+        if (core.id === 0) {
+          core.store32(a, 5);
+          core.flushLine(a);
+          core.fence();
+        }
+      },
+      (core, a) => {
+        if (core.id === 9) seen.push(core.load32(a)); // 5, now cached on tile 9
+      },
+      (core, a) => {
+        if (core.id === 0) {
+          core.invalidateLine(a); // step 1 of Table 2 ... (tile 0's own copy is current anyway)
+          core.store32(a, 7);
+          core.flushLine(a);
+          core.fence();
+          seen.push(core.load32(a)); // the writer sees its own 7
+        }
+      },
+      (core, a) => {
+        if (core.id !== 9) return;
+        seen.push(core.load32(a)); // L1 hit: stale 5
+        core.load32(a + 4096); // two lines in a's L1 set: a leaves L1, stays in L2
+        core.load32(a + 2 * 4096);
+        const t0 = core.now;
+        seen.push(core.load32(a)); // L2 hit: still stale 5
+        seen.push(Math.round((core.now - t0) / core.period));
+        core.invalidateLine(a);
+        seen.push(core.load32(a)); // memory: 7
+      },
+    ]);
+    expect(seen).toEqual([5, 7, 5, 5, 8, 7]);
+  });
+
+  it("a writer's store is not visible to others until it flushes the line (or the line is evicted)", () => {
+    const seen: number[] = [];
+    const L2_SET_STRIDE = 32768; // 64 KB / 2 ways
+    twoTiles([
+      (core, a) => {
+        if (core.id === 0) {
+          core.store32(a + 64, 9); // dirty in tile 0's L2 only
+          core.store32(a + 128, 11);
+        }
+      },
+      (core, a) => {
+        if (core.id === 9) {
+          seen.push(core.load32(a + 64), core.load32(a + 128)); // memory: 0 0
+          core.invalidateLine(a + 64);
+          core.invalidateLine(a + 128);
+        }
+      },
+      (core, a) => {
+        if (core.id === 0) {
+          core.flushLine(a + 64);
+          core.fence();
+          // a + 128 is never flushed: two more lines in its L2 set evict it (a timed write-back)
+          core.load32(a + 128 + L2_SET_STRIDE);
+          core.load32(core.privateBase + 128); // a private page (homed here): the same L2 set
+        }
+      },
+      (core, a) => {
+        if (core.id === 9) seen.push(core.load32(a + 64), core.load32(a + 128));
+      },
+    ]);
+    expect(seen).toEqual([0, 0, 9, 11]);
+  });
+
+  it('a write-back carries only the bytes the tile stored: two tiles writing different words of one line both land', () => {
+    const seen: number[] = [];
+    twoTiles([
+      (core, a) => {
+        core.store32(a + (core.id === 0 ? 0 : 4), 100 + core.id); // both copies dirty, different words
+        core.flushLine(a);
+        core.fence();
+      },
+      (core, a) => {
+        seen[core.id === 0 ? 0 : 2] = core.load32(a + 4); // own copy: the other's word is stale (0)
+        core.invalidateLine(a);
+        seen[core.id === 0 ? 1 : 3] = core.load32(a + 4);
+      },
+    ]);
+    expect(seen).toEqual([0, 109, 109, 109]);
+  });
+
+  it('fence waits for the flush: a flag stored after flush + fence follows the data', () => {
+    const cycles: number[] = [];
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0],
+      *program(core) {
+        const a = core.sharedBase + 30 * PAGE;
+        core.mapRegion(a, PAGE, 'user-managed');
+        core.store32(a, 1);
+        core.fence();
+        let t0 = core.now;
+        core.flushLine(a);
+        cycles.push(Math.round((core.now - t0) / core.period)); // the flush instruction and the issue
+        t0 = core.now;
+        core.fence();
+        cycles.push(Math.round((core.now - t0) / core.period)); // the write-back's trip to memory
+        t0 = core.now;
+        core.flushLine(a); // clean now: nothing to write
+        core.fence();
+        cycles.push(Math.round((core.now - t0) / core.period));
+      },
+    });
+    expect(cycles[0]).toBe(2);
+    expect(cycles[1]).toBeGreaterThan(60);
+    expect(cycles[2]).toBe(1);
+  });
+
+  it('homed lines stay coherent without invalidation (contrast); remapping keeps data: entering loads it, leaving writes dirty bytes back', () => {
+    const seen: number[] = [];
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0, 9],
+      *program(core) {
+        const a = core.sharedBase + 9 * PAGE; // homed on tile 9
+        if (core.id === 9) seen.push(core.load32(a)); // cached at the home: 0
+        yield* core.barrier();
+        if (core.id === 0) core.store32(a, 3); // a remote store into the home L2
+        yield* core.barrier();
+        if (core.id === 9) {
+          seen.push(core.load32(a)); // 3: the home's cached line is coherent
+          core.mapRegion(a, PAGE, 'user-managed'); // the cached line takes its bytes from memory
+          seen.push(core.load32(a)); // 3, a hit
+          core.store32(a, 4); // dirty in tile 9's L2 only
+          core.mapRegion(a, PAGE, 'homed', 9); // leaving: written back
+        }
+        yield* core.barrier();
+        if (core.id === 0) seen.push(core.load32(a)); // remote read of the home: 4
+      },
+    });
+    expect(seen).toEqual([0, 3, 3, 4]);
+  });
+
+  it('an L1 line longer than the L2 line is rejected', () => {
+    expect(() => resolveChip('tile64', { caches: { l1d: { lineBytes: 64 }, l2: { lineBytes: 32, sizeBytes: 65536 } } })).toThrow(/cache l1d: lines of 64 bytes exceed the L2's 32/);
+  });
+});

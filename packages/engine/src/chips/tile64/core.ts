@@ -11,13 +11,33 @@
  *     L2, remoteBaseCycles + remotePerHopCycles x hops when the home L2 holds the line, plus a
  *     DRAM access from the home when it does not (home-slice.ts decides, deterministically).
  *   read-only: cached in any tile's L1 and L2; a miss reads memory; stores are an error.
- *   user-managed: cached anywhere, stores write the own caches; software keeps copies apart
- *     with invalidateLine / flushLine / fence (the 4-step store of Table 2).
+ *   user-managed (Tilera's "incoherent" memory): cached anywhere, and the copies are real. The
+ *     tile's L1 and L2 hold the line's bytes: a hit returns the cached bytes, stale or not; a
+ *     fill copies the line from memory as this core sees it; a store writes the own copies
+ *     (L1 write-through to L2, L2 write-back with write-allocate, as for homed lines at home)
+ *     and reaches memory only when the L2 line is written back: flushLine, invalidateLine or
+ *     eviction. A write-back carries the bytes this tile stored (a per-byte dirty mask, model:
+ *     the sources do not say whether the L2 keeps byte or line dirty bits). So another tile's
+ *     store is seen only after the writer's write-back AND the reader's invalidateLine (or an
+ *     eviction); software keeps copies apart with the 4-step store of Table 2 (other tiles
+ *     invalidate, store, flush, fence). Timing is the same as a read-only page's.
+ *   invalidateLine is Tilera's finv (TILE64 has no discarding inv: CHIP_HAS_INV() 0; stride
+ *     one L1D line, CHIP_FINV_STRIDE(); Linux arch/tile/include/arch/chip_tile64.h): writes
+ *     the L2 line back if dirty, then drops it and the L1 line holding addr. flushLine writes a
+ *     dirty L2 line back and keeps it (stride one L2 line, CHIP_FLUSH_STRIDE()). fence waits
+ *     for outstanding write-backs too (CHIP_HAS_MF_WAITS_FOR_VICTIMS() 1): a flag stored after
+ *     flush + fence is seen after the data.
+ *   mapRegion moving a page into or out of user-managed: the lines of it this tile caches keep
+ *     their tags; their bytes are loaded from memory (entering: the hardware kept them
+ *     coherent) or written back if dirty (leaving), untimed (model: the OS does this work
+ *     when it changes a page's caching attributes; not charged).
  * - DRAM: accessCycles + perHopCycles x hops to the page's controller (Table 1: 69-88).
- * - Data: caches here hold tags (timing and occupancy); values always come from memory as this
- *   core sees it (committed + its own writes), which is exact for homed and read-only pages
- *   (the hardware keeps them coherent). For user-managed pages a stale copy is NOT modelled
- *   (a reader sees committed data even without invalidating): a known limit of this model.
+ * - Data of homed and read-only pages: their cache lines hold tags only (timing and occupancy);
+ *   values come from memory as this core sees it (committed + its own writes), which is exact
+ *   because the hardware keeps them coherent. User-managed lines carry FLAG_DATA and their
+ *   bytes in per-core arrays (allocated when a page first becomes user-managed).
+ * - DMA reads memory as this core sees it, not its caches, and writes memory: a user-managed
+ *   line cached on a tile is not updated by a DMA into it (the tile must invalidate).
  * - Raw network messages (UDN): udnSend / udnReceive through one receive slot per sender in
  *   the destination tile's buffer (sendBase + words, hops x hopCycles in flight,
  *   receiveBase + words). DMA: dma() moves lines memory-to-memory after setupCycles.
@@ -39,6 +59,7 @@ import {
   REGIME_HOMED,
   REGIME_NAMES,
   REGIME_READ_ONLY,
+  REGIME_USER_MANAGED,
   pte,
   pteHome,
   ptePhys,
@@ -48,6 +69,9 @@ import {
   type Tile64Chip,
 } from './resolve';
 import { Tlb } from './tlb';
+
+/** Cache flag (bits 0 and 1 are cache.ts's): the slot holds the line's bytes (a user-managed line). */
+export const FLAG_DATA = 4;
 
 export class Tile64Core extends WordCore {
   declare readonly chip: Tile64Chip;
@@ -70,6 +94,18 @@ export class Tile64Core extends WordCore {
   /** Remote (non-home) accesses, for rows and views. */
   remoteReads = 0;
   remoteWrites = 0;
+  /** User-managed lines' bytes per L1 / L2 slot (lineBytes each), and the L2's per-byte dirty marks; empty until a page becomes user-managed. */
+  private l1Data = new Uint8Array(0);
+  private l2Data = new Uint8Array(0);
+  private l2Dirty = new Uint8Array(0);
+  private l1Data32 = new Uint32Array(0);
+  private l2Data32 = new Uint32Array(0);
+  /** A 32 B system line: fills and write-backs of user-managed lines. */
+  private readonly wb32 = new Uint32Array(8);
+  private readonly wb = new Uint8Array(this.wb32.buffer);
+  /** L2 slot of the last user-managed access, and its L1 slot (-1: not in L1). */
+  private uS1 = -1;
+  private uS2 = -1;
 
   constructor(id: number, chip: Tile64Chip, views: Views, seed: number) {
     super(id, chip, views, seed);
@@ -121,10 +157,46 @@ export class Tile64Core extends WordCore {
     if (r < 0) throw new SimulationError(`core ${this.id}: unknown caching regime "${regime}" (known: ${REGIME_NAMES.join(', ')})`);
     if (!Number.isInteger(homeTile) || homeTile < 0 || homeTile >= this.chip.topo.tiles)
       throw new SimulationError(`core ${this.id}: home tile ${homeTile} does not exist (0..${this.chip.topo.tiles - 1})`);
+    const user = r === REGIME_USER_MANAGED;
+    let changed: Set<number> | null = null; // physical pages entering or leaving user-managed
     for (let p = addr >>> PAGE_SHIFT_64K; p <= (addr + bytes - 1) >>> PAGE_SHIFT_64K; p++) {
       const e = this.pt[p]!;
       if (!pteValid(e)) throw new SimulationError(`core ${this.id}: page 0x${(p << PAGE_SHIFT_64K).toString(16)} is not mapped`);
+      if ((pteRegime(e) === REGIME_USER_MANAGED) !== user) (changed ??= new Set()).add(ptePhys(e));
       this.pt[p] = pte(r, homeTile, ptePhys(e));
+    }
+    if (user && this.l2Data.length === 0) {
+      this.l1Data = new Uint8Array(this.l1.slots << this.l1Shift);
+      this.l2Data = new Uint8Array(this.l2.slots << this.l2Shift);
+      this.l2Dirty = new Uint8Array(this.l2.slots << this.l2Shift);
+      this.l1Data32 = new Uint32Array(this.l1Data.buffer);
+      this.l2Data32 = new Uint32Array(this.l2Data.buffer);
+    }
+    if (changed) this.regimeChanged(changed, user);
+  }
+
+  /**
+   * The cached lines of physical pages `pages`, which just entered (or left) the user-managed
+   * regime: entering, their bytes are loaded as memory holds them for this core (the hardware
+   * kept them coherent until now); leaving, dirty bytes are written back and the bytes dropped.
+   * Untimed (model: the OS's work when it changes a page's caching attributes). Off the hot path.
+   */
+  private regimeChanged(pages: Set<number>, entering: boolean): void {
+    for (const [cache, shift, data] of [
+      [this.l2, this.l2Shift, this.l2Data],
+      [this.l1, this.l1Shift, this.l1Data],
+    ] as const) {
+      for (let s = 0; s < cache.slots; s++) {
+        const key = cache.tags[s]!;
+        if (key === -1 || !pages.has(Math.floor((key * (1 << shift)) / 65536))) continue;
+        if (entering) {
+          this.fillData(data, s, shift, key * (1 << shift));
+          cache.flags[s]! |= FLAG_DATA;
+        } else {
+          if (cache === this.l2 && cache.flags[s]! & FLAG_DATA) this.writeBackData(s, key * (1 << shift), this.now);
+          cache.flags[s]! &= ~FLAG_DATA;
+        }
+      }
     }
   }
 
@@ -178,12 +250,67 @@ export class Tile64Core extends WordCore {
     return done;
   }
 
-  private dramWriteBack(paddr: number): void {
+  /** A line write-back to paddr's controller; returns the time it reaches memory. */
+  private dramWriteBack(paddr: number): number {
     const ctrl = this.ctrlOf(paddr);
     const lat = this.dramPs(this.tile, paddr);
     const done = this.issue(lat, STALL_DRAM);
     this.txnRecord(ctrl, done - lat / 2, true, 1 << this.l2Shift, STALL_DRAM, this.dramLineOf(paddr));
     this.c[this.cb + C.dramWrites] += 1;
+    return done - lat / 2;
+  }
+
+  /** Writes L2 slot s2 back if dirty (an eviction): timed; a user-managed line's stored bytes go to memory. */
+  private evictL2(s2: number): void {
+    const key = this.l2.tags[s2]!;
+    if (key === -1 || (this.l2.flags[s2]! & FLAG_DIRTY) === 0) return;
+    const base = key * (1 << this.l2Shift);
+    const visible = this.dramWriteBack(base);
+    if (this.l2.flags[s2]! & FLAG_DATA) this.writeBackData(s2, base, visible);
+  }
+
+  /**
+   * Logs the bytes this core stored in user-managed L2 slot s2 (line at physical `base`), one
+   * masked write per 32 B system line, visible at visiblePs; clears the dirty marks.
+   */
+  private writeBackData(s2: number, base: number, visiblePs: number): void {
+    const size = 1 << this.l2Shift;
+    const at = s2 << this.l2Shift;
+    const n = size < 32 ? size : 32;
+    const dirty = this.l2Dirty;
+    for (let off = 0; off < size; off += 32) {
+      const p = base + off;
+      const from = p & 31;
+      let mask = 0;
+      for (let i = 0; i < n; i++)
+        if (dirty[at + off + i] !== 0) {
+          mask |= 1 << (from + i);
+          this.wb[from + i] = this.l2Data[at + off + i]!;
+          dirty[at + off + i] = 0;
+        }
+      if (mask !== 0) this.appendWrite(this.lineIdOf(p - from), mask, this.wb, this.wb32, 0, visiblePs);
+    }
+  }
+
+  /** Loads the line at physical `base` (1 << shift bytes) into slot `slot` of `data`, as memory holds it for this core. */
+  private fillData(data: Uint8Array, slot: number, shift: number, base: number): void {
+    const size = 1 << shift;
+    const n = size < 32 ? size : 32;
+    for (let off = 0; off < size; off += 32) {
+      const p = base + off;
+      const from = p & 31;
+      this.readMemLine(this.lineIdOf(p - from), this.wb32, 0);
+      for (let i = 0; i < n; i++) data[(slot << shift) + off + i] = this.wb[from + i]!;
+    }
+  }
+
+  /** Copies the bytes of tPaddr's 32 B system line that slot `slot` of data32 holds into line32 (a user-managed load). */
+  private copyOut(data32: Uint32Array, slot: number, shift: number): void {
+    const size = 1 << shift;
+    const n = size < 32 ? size : 32;
+    const src = ((slot << shift) + (this.tPaddr & (size - 1) & -n)) >>> 2;
+    const dst = (this.tPaddr & 31 & -n) >>> 2;
+    for (let i = 0; i < n >>> 2; i++) this.line32[dst + i] = data32[src + i]!;
   }
 
   /** Logs a home-L2 fill of paddr's line at tile `home` (applied at commit; seen at once by this core). */
@@ -218,12 +345,62 @@ export class Tile64Core extends WordCore {
       this.dramRead(this.tPaddr, STALL_L2_MISS);
       this.fence(); // the word is used: an in-order core waits for it
       s2 = this.l2.victim(k2);
-      if (this.l2.tags[s2] !== -1 && this.l2.flags[s2]! & FLAG_DIRTY) this.dramWriteBack(this.l2.tags[s2]! * (1 << this.l2Shift));
+      this.evictL2(s2);
       this.l2.fillTag(s2, k2, 0);
       if (this.tRegime === REGIME_HOMED) this.homeFill(this.tile, this.now);
     }
     if (write) this.l2.flags[s2]! |= FLAG_DIRTY;
     else this.l1.fillTag(this.l1.victim(k1), k1, 0);
+  }
+
+  /**
+   * A user-managed access to tPaddr: cachedAccess's timing, with the bytes. A load leaves
+   * tPaddr's 32 B line (the part the cache holds) in line32; a store leaves the slots in
+   * uS1 / uS2 for storeAt to write. Called on every user-managed access: no allocation.
+   */
+  private userAccess(write: boolean): void {
+    const c = this.c;
+    const cb = this.cb;
+    const k1 = Math.floor(this.tPaddr / (1 << this.l1Shift));
+    const s1 = this.l1.lookup(k1);
+    this.uS1 = s1;
+    if (s1 >= 0 && !write) {
+      c[cb + C.l1Hits] += 1;
+      this.busyCycles(this.chip.l1d.hitCycles);
+      this.copyOut(this.l1Data32, s1, this.l1Shift);
+      return;
+    }
+    if (!write) c[cb + C.l1Misses] += 1;
+    const k2 = Math.floor(this.tPaddr / (1 << this.l2Shift));
+    let s2 = this.l2.lookup(k2);
+    if (s2 >= 0) {
+      c[cb + C.l2Hits] += 1;
+      const ps = this.chip.l2!.hitCycles * this.period;
+      this.now += ps;
+      this.stall(STALL_L1_MISS, ps);
+    } else {
+      c[cb + C.l2Misses] += 1;
+      this.dramRead(this.tPaddr, STALL_L2_MISS);
+      this.fence(); // the word is used: an in-order core waits for it
+      s2 = this.l2.victim(k2);
+      this.evictL2(s2);
+      this.l2.fillTag(s2, k2, FLAG_DATA);
+      this.fillData(this.l2Data, s2, this.l2Shift, k2 * (1 << this.l2Shift));
+    }
+    this.uS2 = s2;
+    if (write) {
+      this.l2.flags[s2]! |= FLAG_DIRTY;
+      return;
+    }
+    // the L1 copy comes from the L2 copy (an L1 line lies within one L2 line: schema.ts)
+    const v1 = this.l1.victim(k1);
+    this.l1.fillTag(v1, k1, FLAG_DATA);
+    const from = ((s2 << this.l2Shift) + ((k1 << this.l1Shift) & ((1 << this.l2Shift) - 1))) >>> 2;
+    const to = (v1 << this.l1Shift) >>> 2;
+    const l1w = this.l1Data32;
+    const l2w = this.l2Data32;
+    for (let i = 0; i < 1 << (this.l1Shift - 2); i++) l1w[to + i] = l2w[from + i]!;
+    this.copyOut(l2w, s2, this.l2Shift);
   }
 
   /** A word read or written at a non-home tile: served by the home tile's L2 (or memory through it). */
@@ -254,11 +431,14 @@ export class Tile64Core extends WordCore {
     this.c[this.cb + C.loads] += 1;
     this.retire(1);
     this.translate(addr);
-    if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) {
-      this.remoteAccess(false);
-      this.fence(); // the word is used
-    } else this.cachedAccess(false);
-    this.readMemLine(this.lineIdOf(this.tPaddr), this.line32, 0);
+    if (this.tRegime === REGIME_USER_MANAGED) this.userAccess(false); // the bytes come from the own caches
+    else {
+      if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) {
+        this.remoteAccess(false);
+        this.fence(); // the word is used
+      } else this.cachedAccess(false);
+      this.readMemLine(this.lineIdOf(this.tPaddr), this.line32, 0);
+    }
     return this.tPaddr & (LINE_BYTES - 1);
   }
 
@@ -268,6 +448,18 @@ export class Tile64Core extends WordCore {
     this.retire(1);
     this.translate(addr);
     if (this.tRegime === REGIME_READ_ONLY) throw new SimulationError(`core ${this.id}: store to read-only page at 0x${(addr >>> 0).toString(16)}`);
+    if (this.tRegime === REGIME_USER_MANAGED) {
+      // into the own copies only: memory sees it when the L2 line is written back
+      this.userAccess(true);
+      const o2 = (this.uS2 << this.l2Shift) + (this.tPaddr & ((1 << this.l2Shift) - 1));
+      const o1 = this.uS1 < 0 ? -1 : (this.uS1 << this.l1Shift) + (this.tPaddr & ((1 << this.l1Shift) - 1));
+      for (let i = 0; i < size; i++) {
+        this.l2Data[o2 + i] = this.val[i]!;
+        this.l2Dirty[o2 + i] = 1;
+        if (o1 >= 0) this.l1Data[o1 + i] = this.val[i]!; // L1 write-through: its copy too
+      }
+      return;
+    }
     let visible: number;
     if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) visible = this.remoteAccess(true);
     else {
@@ -282,7 +474,10 @@ export class Tile64Core extends WordCore {
 
   // ---------------------------------------------------------------- user-managed cache control
 
-  /** Drops the line holding addr from this core's L1 and L2 (a dirty L2 line is written back first). */
+  /**
+   * finv: drops the L1 line holding addr and its L2 line from this core's caches, writing a
+   * dirty L2 line back first (TILE64 has no discarding inv). The next load of it reads memory.
+   */
   invalidateLine(addr: number): void {
     this.flushLine(addr);
     const k1 = Math.floor(this.tPaddr / (1 << this.l1Shift));
@@ -292,14 +487,20 @@ export class Tile64Core extends WordCore {
     if (s2 >= 0) this.l2.invalidate(s2);
   }
 
-  /** Writes the line holding addr back to memory if it is dirty in this core's L2. */
+  /**
+   * flush: writes the L2 line holding addr back to memory if it is dirty in this core's L2 (a
+   * user-managed line: the bytes this core stored, visible when the write-back reaches memory);
+   * the line stays cached, clean. A fence after it waits for the write-back.
+   */
   flushLine(addr: number): void {
     this.translate(addr);
     this.compute(1);
-    const s2 = this.l2.probe(Math.floor(this.tPaddr / (1 << this.l2Shift)));
+    const k2 = Math.floor(this.tPaddr / (1 << this.l2Shift));
+    const s2 = this.l2.probe(k2);
     if (s2 >= 0 && this.l2.flags[s2]! & FLAG_DIRTY) {
-      this.dramWriteBack(this.tPaddr);
-      this.l2.flags[s2] = 0;
+      const visible = this.dramWriteBack(this.tPaddr);
+      if (this.l2.flags[s2]! & FLAG_DATA) this.writeBackData(s2, k2 * (1 << this.l2Shift), visible);
+      this.l2.flags[s2]! &= ~FLAG_DIRTY;
     }
   }
 

@@ -76,6 +76,9 @@ export const Tile64ChipSchema = z
         ctx.addIssue({ code: 'custom', path: ['memory', 'controllers', i], message: `memory controller ${i} at (${mc.x},${mc.y}) is outside the ${width}x${height} mesh` });
     });
     checkTagCaches(chip.caches, ctx);
+    // a user-managed line's L1 copy is filled from its L2 copy (core.ts): an L1 line lies within one L2 line
+    if (chip.caches.l1d.lineBytes > chip.caches.l2.lineBytes)
+      ctx.addIssue({ code: 'custom', path: ['caches', 'l1d', 'lineBytes'], message: `cache l1d: lines of ${chip.caches.l1d.lineBytes} bytes exceed the L2's ${chip.caches.l2.lineBytes}` });
     if (!isPowerOfTwo(chip.homing.homeSets))
       ctx.addIssue({ code: 'custom', path: ['homing', 'homeSets'], message: 'homing.homeSets must be a power of two' });
     for (const k of ['privateBytes', 'sharedBytes'] as const)
