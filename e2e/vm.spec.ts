@@ -1,7 +1,7 @@
 /**
  * The VM's views in the web lab (issue 15 item 5): a `vm` run on the TILE64 (3 cores, everything
  * but contexts replicated, a small compiler benchmark) shows the heap map, the baton's path and
- * the stalls by VM routine, and every number they show equals the downloaded results JSON; the
+ * the stalls by VM routine (stacked by cause) and per core, and every number they show equals the downloaded results JSON; the
  * store barrier's move of an Association appears on the heap map. The views are absent before
  * the run (the results' data decide), and they redraw in the dark and high-contrast themes.
  */
@@ -15,7 +15,9 @@ interface VmJson {
       heaps: { core: number; readWrite: Record<string, number>; readMostly: Record<string, number>; allocatedBytes: number }[];
       baton: { from: number; to: number; count: number }[];
       moves: { className: string; fromCore: number; toCore: number; bytes: number }[];
-      routines: { name: string; cycles: number }[];
+      routines: { name: string; cycles: number; causes: Record<string, number> }[];
+      causes: string[];
+      perCore: { core: number; cycles: number[] }[];
     };
   };
 }
@@ -86,6 +88,16 @@ test('vm on the TILE64: heap map, baton path and stalls by routine equal the res
   await lab.id('table-vm-routines').locator('summary').click();
   await expect(lab.id('table-vm-routines').locator('tbody tr')).toHaveCount(vm.routines.length);
   await expect(lab.id('table-vm-routines').locator('tbody tr').first()).toContainText(String(largest.cycles));
+  // each routine stacked by cause: the causes drawn are those the JSON spent cycles in, the largest routine's split is the JSON's
+  const active = vm.causes.filter((c) => vm.routines.some((rt) => (rt.causes[c] ?? 0) > 0));
+  expect(active).toContain('remoteHome');
+  await expect(lab.id('vm-routines')).toHaveAttribute('data-causes', active.join(' '));
+  await expect(lab.id('vm-routines')).toHaveAttribute('data-largest-causes', active.map((c) => `${c}:${largest.causes[c]}`).join(' '));
+  expect(active.reduce((a, c) => a + largest.causes[c]!, 0)).toBe(largest.cycles);
+  const causeCells = await lab.id('table-vm-routines').locator('tbody tr').first().locator('th, td').allTextContents();
+  expect(causeCells.slice(4).map(Number)).toEqual(active.map((c) => largest.causes[c]));
+  // routines per core: one row per core with the JSON's cycles; over the cores each routine gives its total
+  await checkPerCore(lab, vm);
 
   // drawn, and redrawn in the other themes (the canvases read the palette)
   const heapCanvas = lab.id('canvas-vm-heap-map');
@@ -93,6 +105,7 @@ test('vm on the TILE64: heap map, baton path and stalls by routine equal the res
   await lab.shot('vm-heap-map', lab.id('vm-heap-map'));
   await lab.shot('vm-baton', lab.id('vm-baton'));
   await lab.shot('vm-routines', lab.id('vm-routines'));
+  await lab.shot('vm-routines-cores', lab.id('vm-routines-cores'));
   const light = await heapCanvas.screenshot();
   await lab.setTheme('dark');
   await expect.poll(async () => (await heapCanvas.screenshot()).equals(light)).toBe(false);
@@ -103,6 +116,30 @@ test('vm on the TILE64: heap map, baton path and stalls by routine equal the res
   await lab.id('export-svg-vm-routines').focus();
   await expect(lab.id('export-svg-vm-routines')).toBeFocused();
 });
+
+/** The per-core routines view against the JSON: its counts, its busiest core and every row of its data table. */
+async function checkPerCore(lab: LabPage, vm: VmJson['workload']['vm']): Promise<void> {
+  expect(vm.perCore.length).toBe(vm.heaps.length);
+  vm.routines.forEach((rt, i) => expect(vm.perCore.reduce((a, c) => a + c.cycles[i]!, 0)).toBe(rt.cycles));
+  const totals = vm.perCore.map((c) => ({ core: c.core, total: c.cycles.reduce((a, b) => a + b, 0) }));
+  const busiest = totals.reduce((a, c) => (c.total > a.total ? c : a));
+  const view = lab.id('vm-routines-cores');
+  await expect(view).toHaveAttribute('data-cores', String(vm.perCore.length));
+  await expect(view).toHaveAttribute('data-busiest-core', String(busiest.core));
+  await expect(view).toHaveAttribute('data-busiest-total', String(busiest.total));
+  await expect(lab.id('vm-routines-cores-summary')).toContainText(`Busiest: core ${busiest.core}`);
+  await lab.id('table-vm-routines-cores').locator('summary').click();
+  const rows = lab.id('table-vm-routines-cores').locator('tbody tr');
+  await expect(rows).toHaveCount(vm.perCore.length);
+  const header = await lab.id('table-vm-routines-cores').locator('thead th').allTextContents();
+  expect(header.slice(2)).toEqual(vm.routines.map((r) => r.name));
+  const sorted = [...vm.perCore].sort((a, b) => a.core - b.core);
+  for (const k of [0, sorted.length - 1]) {
+    const cells = await rows.nth(k).locator('th, td').allTextContents();
+    expect(cells[0]).toBe(`core ${sorted[k]!.core}`);
+    expect(cells.slice(1).map(Number)).toEqual([sorted[k]!.cycles.reduce((a, b) => a + b, 0), ...sorted[k]!.cycles]);
+  }
+}
 
 /** Sets up a vm experiment on the TILE64 in the editor (skips when this build lacks the preset or the workload). */
 async function vmExperiment(lab: LabPage, cores: number, replication: string, size: number): Promise<void> {
@@ -135,9 +172,12 @@ test('vm on 56 cores: one heap column and one cell per core, the baton over the 
     await expect(lab.id(`vm-heap-move-${i}`)).toContainText(`core ${m.fromCore}'s read-mostly slice → core ${m.toCore}'s read-write heap`);
   }
   await expect(lab.id('vm-baton')).toHaveAttribute('data-edges', String(vm.baton.filter((e) => e.count > 0).length));
+  await checkPerCore(lab, vm);
   await lab.id('canvas-vm-heap-map').scrollIntoViewIfNeeded();
   await lab.shot('vm-heap-map-56', lab.id('vm-heap-map'));
   await lab.shot('vm-baton-56', lab.id('vm-baton'));
+  await lab.id('canvas-vm-routines-cores').scrollIntoViewIfNeeded();
+  await lab.shot('vm-routines-cores-56', lab.id('vm-routines-cores'));
 });
 
 test('vm with one global read-mostly heap: its own column, the move leaves it, the baton never moves', async ({ page }) => {

@@ -338,6 +338,11 @@ export abstract class CoreBase {
     return this.c[this.cb + C[name]]!;
   }
 
+  /** This core's counter at index `index` of vocabulary C (C.busyPs, ...): counter() without the name lookup, for accounting on every access. */
+  counterAt(index: number): number {
+    return this.c[this.cb + index]!;
+  }
+
   /** Reports a result row. */
   report(row: Row): void {
     this.rows.push(row);

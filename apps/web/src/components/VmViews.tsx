@@ -18,7 +18,12 @@
  *   grows with its migrations, and the totals: migrations, per 1000 bytecodes (the row's
  *   field), per simulated second (migrations / timeNs).
  * - Stalls by routine: horizontal bars of the cycles per VM routine, largest first, with the
- *   share of the total, and the run's timeNs.
+ *   share of the total, and the run's timeNs; each bar stacked by cause (executed work, TLB
+ *   refills, remote-home and the engine's stall causes, as the results split it; one colour
+ *   per cause, in the results' order) when the results carry the split.
+ * - Routines per core: one horizontal bar per core (readable at 56 cores: thin rows, every
+ *   labelled with its core and total), stacked by routine (the ROUTINE_COLOURS - 1 largest in
+ *   colour, the rest as "other"), on one cycle scale; its DataTable holds every routine.
  * - Each view has its numbers in a DataTable, SVG/PNG export (CanvasCard) and takes its colours
  *   from the theme's palette at draw time (light, dark, high contrast).
  */
@@ -31,7 +36,23 @@ import { TICK } from '../charts/draw';
 import { integer, num, pct, simTime, size } from '../lib/format';
 import { palette } from '../lib/theme';
 import { CanvasCard, type ChartTable } from './CanvasCard';
-import { ROLES, ROUTINE_TITLES, batonPath, describeMove, heapMap, routineBars, vmExtraOf, vmRowOf, type BatonPathData, type HeapMapData, type Role, type RoutineBar } from './vm-views';
+import {
+  ROLES,
+  ROUTINE_TITLES,
+  batonPath,
+  describeCause,
+  describeMove,
+  heapMap,
+  perCoreRoutines,
+  routineBars,
+  vmExtraOf,
+  vmRowOf,
+  type BatonPathData,
+  type CoreRoutines,
+  type HeapMapData,
+  type Role,
+  type RoutineBar,
+} from './vm-views';
 
 /** Colour of each role, of the bytes allocated during the run and of a store-barrier move (from the palette in force). */
 function roleColour(r: Role | 'allocated'): string {
@@ -310,15 +331,41 @@ export function drawBaton(outer: Painter, g: ChipGeometry, frame: Rect, b: Baton
 // ------------------------------------------------------------------ routines drawing
 
 const ROUTINE_ROW = 22;
+const LEGEND_ROW = 18;
 
-function routinesHeight(n: number): number {
-  return 16 + n * ROUTINE_ROW + 30;
+/** Colour of the i-th cause or routine in a stacked bar (from the palette in force). */
+const stackColour = (i: number) => palette.category[i % palette.category.length]!;
+
+/** A legend of coloured squares, wrapped to the painter's width; returns its height. */
+function drawLegend(p: Painter, x0: number, items: { label: string; colour: string }[]): number {
+  let lx = x0;
+  let ly = 12;
+  for (const it of items) {
+    const w = 22 + p.measure(it.label, TICK) + 16;
+    if (lx + w > p.width - 8 && lx > x0) {
+      lx = x0;
+      ly += LEGEND_ROW;
+    }
+    p.rect(lx, ly - 6, 15, 12, { fill: it.colour, stroke: palette.ink, lineWidth: 1 });
+    p.text(lx + 21, ly, it.label, { size: TICK, color: palette.ink, baseline: 'middle' });
+    lx += w;
+  }
+  return items.length ? ly + 12 : 0;
 }
 
-export function drawRoutines(p: Painter, bars: RoutineBar[]): void {
+function legendLines(items: number, perLine: number): number {
+  return Math.ceil(items / Math.max(1, perLine));
+}
+
+function routinesHeight(n: number, causes: number): number {
+  return 16 + legendLines(causes, 4) * LEGEND_ROW + n * ROUTINE_ROW + 30;
+}
+
+export function drawRoutines(p: Painter, bars: RoutineBar[], causes: string[] = []): void {
   const labelW = Math.max(80, ...bars.map((b) => p.measure(b.name, TICK))) + 12;
   const valueW = 150;
-  const box = { x: labelW, y: 10, w: Math.max(40, p.width - labelW - valueW - 8), h: bars.length * ROUTINE_ROW };
+  const top = causes.length ? drawLegend(p, labelW, causes.map((c, i) => ({ label: c, colour: stackColour(i) }))) + 4 : 10;
+  const box = { x: labelW, y: top, w: Math.max(40, p.width - labelW - valueW - 8), h: bars.length * ROUTINE_ROW };
   const max = Math.max(1, bars[0]?.cycles ?? 0);
   const x = scaleLinear().domain([0, max]).nice(4).range([box.x, box.x + box.w]);
   for (const t of x.ticks(4)) {
@@ -329,10 +376,79 @@ export function drawRoutines(p: Painter, bars: RoutineBar[]): void {
     const y = box.y + i * ROUTINE_ROW;
     p.text(box.x - 8, y + ROUTINE_ROW / 2, b.name, { size: TICK, color: palette.ink, anchor: 'end', baseline: 'middle' });
     const w = x(b.cycles) - box.x;
-    if (w > 0) p.rect(box.x, y + 3, Math.max(1, w), ROUTINE_ROW - 6, { fill: i === 0 ? palette.category[1]! : palette.category[0]! });
+    if (b.causes.length) {
+      let acc = 0;
+      b.causes.forEach((c, k) => {
+        if (c.cycles <= 0) return;
+        const x0 = x(acc);
+        acc += c.cycles;
+        p.rect(x0, y + 3, Math.max(0.5, x(acc) - x0), ROUTINE_ROW - 6, { fill: stackColour(k) });
+      });
+      if (w > 2) p.rect(box.x, y + 3, w, ROUTINE_ROW - 6, { stroke: palette.ink, lineWidth: 1 });
+    } else if (w > 0) p.rect(box.x, y + 3, Math.max(1, w), ROUTINE_ROW - 6, { fill: i === 0 ? palette.category[1]! : palette.category[0]! });
     p.text(box.x + Math.max(0, w) + 6, y + ROUTINE_ROW / 2, `${num(b.cycles)} · ${pct(b.share)}`, { size: 12, color: palette.ink, baseline: 'middle' });
   });
   p.text(box.x + box.w / 2, box.y + box.h + 22, 'core cycles, summed over the cores', { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'top' });
+}
+
+/** Routines drawn in their own colour in the per-core bars (the rest are summed as "other"). */
+const ROUTINE_COLOURS = 8;
+
+/** The routines the per-core bars colour (the largest over the cores, at most ROUTINE_COLOURS - 1), by index into `names`. */
+function colouredRoutines(names: string[], cores: CoreRoutines[]): number[] {
+  const totals = names.map((_, i) => cores.reduce((a, c) => a + c.cycles[i]!, 0));
+  return totals
+    .map((t, i) => [t, i] as [number, number])
+    .filter(([t]) => t > 0)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, names.length > ROUTINE_COLOURS ? ROUTINE_COLOURS - 1 : ROUTINE_COLOURS)
+    .map(([, i]) => i);
+}
+
+/** One row per core: roomy up to 16 cores, then 14 px, which keeps every label readable at 56. */
+function coreRowPx(cores: number): number {
+  return cores <= 16 ? 20 : 14;
+}
+
+function coresHeight(cores: number, legendItems: number): number {
+  return 16 + legendLines(legendItems, 4) * LEGEND_ROW + cores * coreRowPx(cores) + 36;
+}
+
+export function drawCoreRoutines(p: Painter, names: string[], cores: CoreRoutines[], maxTotal: number): void {
+  const shown = colouredRoutines(names, cores);
+  const others = names.map((_, i) => i).filter((i) => !shown.includes(i));
+  const items = shown.map((i, k) => ({ label: names[i]!, colour: stackColour(k) }));
+  if (others.length) items.push({ label: 'other routines', colour: palette.muted });
+  const labelW = 64;
+  const top = drawLegend(p, labelW, items) + 4;
+  const rowH = coreRowPx(cores.length);
+  const box = { x: labelW, y: top, w: Math.max(40, p.width - labelW - 90), h: cores.length * rowH };
+  const x = scaleLinear()
+    .domain([0, Math.max(1, maxTotal)])
+    .nice(4)
+    .range([box.x, box.x + box.w]);
+  for (const t of x.ticks(4)) {
+    p.line(x(t), box.y, x(t), box.y + box.h, { stroke: palette.grid, lineWidth: 1 });
+    p.text(x(t), box.y + box.h + 6, num(t), { size: 12, color: palette.muted, anchor: 'middle', baseline: 'top' });
+  }
+  cores.forEach((c, j) => {
+    const y = box.y + j * rowH;
+    p.text(box.x - 8, y + rowH / 2, `core ${c.core}`, { size: rowH >= 16 ? TICK : 11, color: palette.ink, anchor: 'end', baseline: 'middle' });
+    let acc = 0;
+    const seg = (cycles: number, colour: string) => {
+      if (cycles <= 0) return;
+      const x0 = x(acc);
+      acc += cycles;
+      p.rect(x0, y + 1, Math.max(0.5, x(acc) - x0), rowH - 2, { fill: colour });
+    };
+    shown.forEach((i, k) => seg(c.cycles[i]!, stackColour(k)));
+    seg(
+      others.reduce((a, i) => a + c.cycles[i]!, 0),
+      palette.muted,
+    );
+    p.text(x(c.total) + 6, y + rowH / 2, num(c.total), { size: 11, color: palette.ink, baseline: 'middle' });
+  });
+  p.text(box.x + box.w / 2, box.y + box.h + 22, 'core cycles in the VM routines, per core', { size: TICK, color: palette.ink, anchor: 'middle', baseline: 'top' });
 }
 
 // ------------------------------------------------------------------ the views
@@ -343,9 +459,10 @@ export function VmViews({ results, chip }: { results: Results; chip: ResolvedChi
   const heap = useMemo(() => (x ? heapMap(x) : null), [x]);
   const baton = useMemo(() => (x && row ? batonPath(x, row) : null), [x, row]);
   const routines = useMemo(() => (x ? routineBars(x) : null), [x]);
+  const perCore = useMemo(() => (x ? perCoreRoutines(x) : null), [x]);
   const geo = useMemo(() => chipGeometry(chip), [chip]);
   const frame = useMemo(() => batonFrame(geo, chip.topo, x?.cores ?? 0), [geo, chip, x]);
-  if (!x || !row || !heap || !baton || !routines) return null;
+  if (!x || !row || !heap || !baton || !routines || !perCore) return null;
   const version = () => results;
 
   const heapTable: ChartTable = {
@@ -368,12 +485,23 @@ export function VmViews({ results, chip }: { results: Results; chip: ResolvedChi
     note: () => `${baton.migrations} migrations in all; ${baton.per1000Bytecodes} per 1000 bytecodes; ${num(baton.perSimSecond)} per simulated second.`,
   };
   const routineTable: ChartTable = {
-    caption: 'Core cycles per VM routine, summed over the cores, largest first',
-    columns: ['routine', 'what', 'cycles', 'share'],
-    rows: () => routines.bars.map((b) => [b.name, ROUTINE_TITLES[b.name] ?? b.name, String(b.cycles), pct(b.share)]),
-    note: () => `${routines.totalCycles} cycles in all; the run took ${simTime(row.timeNs)} (timeNs ${row.timeNs}).`,
+    caption: 'Core cycles per VM routine, summed over the cores, largest first, and by cause',
+    columns: ['routine', 'what', 'cycles', 'share', ...routines.activeCauses],
+    rows: () => routines.bars.map((b) => [b.name, ROUTINE_TITLES[b.name] ?? b.name, String(b.cycles), pct(b.share), ...b.causes.map((c) => String(c.cycles))]),
+    note: () =>
+      `${routines.totalCycles} cycles in all; the run took ${simTime(row.timeNs)} (timeNs ${row.timeNs}).` +
+      (routines.activeCauses.length ? ` Causes: ${routines.activeCauses.map((c) => `${c}: ${describeCause(c)}, ${routines.causeTotals[c]} cycles`).join('; ')}.` : ''),
   };
+  const coresTable: ChartTable = {
+    caption: 'Core cycles per VM routine on each core',
+    columns: ['core', 'total', ...perCore.names],
+    rows: () => perCore.cores.map((c) => [`core ${c.core}`, String(c.total), ...c.cycles.map(String)]),
+    note: () => `Summed over the cores, each routine's cycles are the routines view's. ${perCore.cores.length} cores.`,
+  };
+  const busiest = perCore.cores.reduce<CoreRoutines | null>((a, c) => (a === null || c.total > a.total ? c : a), null);
   const largest = routines.bars[0];
+  const largestCauses = largest ? largest.causes.map((c) => `${c.cause}:${c.cycles}`).join(' ') : '';
+  const topCause = largest?.causes.reduce<{ cause: string; cycles: number } | null>((a, c) => (a === null || c.cycles > a.cycles ? c : a), null) ?? null;
   const runCycles = row.timeNs * chip.baseMHz * 1e-3; // timeNs × cycles per ns
   const listed = heap.moves.slice(0, MAX_MOVES_LISTED);
 
@@ -450,25 +578,69 @@ export function VmViews({ results, chip }: { results: Results; chip: ResolvedChi
         />
       </div>
 
-      <div data-testid="vm-routines" data-largest={largest?.name ?? ''} data-largest-cycles={largest?.cycles ?? 0} data-total-cycles={routines.totalCycles} data-time-ns={row.timeNs} style={{ marginBottom: '1rem' }}>
+      <div
+        data-testid="vm-routines"
+        data-largest={largest?.name ?? ''}
+        data-largest-cycles={largest?.cycles ?? 0}
+        data-largest-causes={largestCauses}
+        data-causes={routines.activeCauses.join(' ')}
+        data-total-cycles={routines.totalCycles}
+        data-time-ns={row.timeNs}
+        style={{ marginBottom: '1rem' }}
+      >
         <CanvasCard
           id="vm-routines"
           title="Stalls by VM routine"
           subtitle={
             <>
-              Core cycles spent in each routine&apos;s loads, stores and native work (its memory stalls included), summed over the cores, largest first, with its share.{' '}
+              Core cycles spent in each routine&apos;s loads, stores and native work (its memory stalls included), summed over the cores, largest first, with its share
+              {routines.activeCauses.length ? ', stacked by cause: executed work and TLB refills, stalls on a remote home, and the core’s own stall causes' : ''}.{' '}
               <span data-testid="vm-routines-summary">
                 Largest: <span data-testid="vm-routines-largest">{largest ? `${largest.name} ${largest.cycles} cycles (${pct(largest.share)})` : '–'}</span> · {integer(routines.totalCycles)} cycles in the routines · the
                 run took <span data-testid="vm-routines-time">{simTime(row.timeNs)}</span>, {num(runCycles)} cycles of one core at {num(chip.baseMHz)} MHz.
+                {topCause && largest ? (
+                  <>
+                    {' '}
+                    Most of {largest.name}: <span data-testid="vm-routines-top-cause">{`${topCause.cause} ${topCause.cycles} cycles (${pct(largest.cycles > 0 ? topCause.cycles / largest.cycles : 0)})`}</span>, {describeCause(topCause.cause)}.
+                  </>
+                ) : null}
               </span>
             </>
           }
-          height={routinesHeight(routines.bars.length)}
-          draw={(p) => drawRoutines(p, routines.bars)}
+          height={routinesHeight(routines.bars.length, routines.activeCauses.length)}
+          draw={(p) => drawRoutines(p, routines.bars, routines.activeCauses)}
           version={version}
           table={routineTable}
         />
       </div>
+
+      {perCore.cores.length ? (
+        <div
+          data-testid="vm-routines-cores"
+          data-cores={perCore.cores.length}
+          data-max-total={perCore.maxTotal}
+          data-busiest-core={busiest?.core ?? -1}
+          data-busiest-total={busiest?.total ?? 0}
+          style={{ marginBottom: '1rem' }}
+        >
+          <CanvasCard
+            id="vm-routines-cores"
+            title="VM routines per core"
+            subtitle={
+              <>
+                Each core&apos;s cycles in the VM routines, stacked by routine: where the interpreter thread ran (the baton&apos;s holders) and where the main core ran foreign primitives.{' '}
+                <span data-testid="vm-routines-cores-summary">
+                  Busiest: core {busiest?.core ?? '–'} with {integer(busiest?.total ?? 0)} cycles, of {perCore.cores.length} cores.
+                </span>
+              </>
+            }
+            height={coresHeight(perCore.cores.length, Math.min(ROUTINE_COLOURS, perCore.names.length))}
+            draw={(p) => drawCoreRoutines(p, perCore.names, perCore.cores, perCore.maxTotal)}
+            version={version}
+            table={coresTable}
+          />
+        </div>
+      ) : null}
     </div>
   );
 }

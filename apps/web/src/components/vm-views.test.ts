@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Results } from '@manycore/engine';
-import { EDGE_MAX_PX, EDGE_MIN_PX, batonPath, describeMove, heapMap, routineBars, vmExtraOf, vmRowOf, type VmExtra } from './vm-views';
+import { EDGE_MAX_PX, EDGE_MIN_PX, batonPath, describeCause, describeMove, heapMap, perCoreRoutines, routineBars, vmExtraOf, vmRowOf, type VmExtra } from './vm-views';
 
 // Real values: `node scripts/vm-run.mjs cores=3 replication=all-but-contexts size=2 --extra`
 // (benchmark compiler, clockCall true) and `... cores=2 replication=global size=2 --extra`.
@@ -154,5 +154,77 @@ describe('routineBars', () => {
   it('keeps zero routines (ties by name) and gives shares of 0 when nothing was spent', () => {
     expect(routineBars(VM2_GLOBAL).bars.map((b) => b.name)).toEqual(['fetchBytecode', 'clock', 'migrate']);
     expect(routineBars({ routines: [{ name: 'a', cycles: 0 }] }).bars[0]!.share).toBe(0);
+  });
+});
+
+// Real values, with the split by cause and by core: `node scripts/vm-run.mjs cores=3 replication=all-but-contexts size=2 --extra`.
+const CAUSES = ['executed', 'tlbRefill', 'remoteHome', 'l1Miss', 'l2Miss', 'dram', 'mpb', 'network', 'wait', 'flush'];
+const split = (c: Record<string, number>) => Object.fromEntries(CAUSES.map((k) => [k, c[k] ?? 0]));
+const VM3_SPLIT: VmExtra = {
+  ...VM3,
+  causes: CAUSES,
+  routines: [
+    { name: 'fetchBytecode', cycles: 133701, causes: split({ executed: 129876, tlbRefill: 100, l1Miss: 1776, l2Miss: 1949 }) },
+    { name: 'fetchClass', cycles: 167229, causes: split({ executed: 8959, tlbRefill: 250, remoteHome: 153802, l1Miss: 1144, l2Miss: 2608, dram: 466 }) },
+    { name: 'lookup', cycles: 77349, causes: split({ executed: 30741, tlbRefill: 200, remoteHome: 12948, l1Miss: 9082, l2Miss: 20551, dram: 3827 }) },
+    { name: 'activate', cycles: 288246, causes: split({ executed: 19415, tlbRefill: 750, remoteHome: 161823, l1Miss: 97612, l2Miss: 5466, dram: 3180 }) },
+    { name: 'return', cycles: 275972, causes: split({ executed: 33813, remoteHome: 209133, l1Miss: 27437, l2Miss: 2148, dram: 3441 }) },
+    { name: 'stack', cycles: 255022, causes: split({ executed: 50793, l1Miss: 192071, l2Miss: 908, dram: 11250 }) },
+    { name: 'objectAccess', cycles: 126924, causes: split({ executed: 27779, remoteHome: 84475, l1Miss: 11890, l2Miss: 2512, dram: 268 }) },
+    { name: 'primitive', cycles: 84903, causes: split({ executed: 9904, remoteHome: 73863, l1Miss: 208, l2Miss: 878, dram: 50 }) },
+    { name: 'storeBarrier', cycles: 79, causes: split({ executed: 15, l1Miss: 64 }) },
+    { name: 'allocate', cycles: 25879, causes: split({ executed: 1684, l1Miss: 11346, l2Miss: 10308, dram: 2541 }) },
+    { name: 'migrate', cycles: 23399, causes: split({ executed: 23399 }) },
+    { name: 'clock', cycles: 437387, causes: split({ executed: 235328, tlbRefill: 150, remoteHome: 196982, l1Miss: 376, l2Miss: 4551 }) },
+  ],
+  perCore: [
+    { core: 2, cycles: [36718, 57661, 32638, 67742, 71981, 68236, 64856, 25106, 79, 7496, 9683, 236626] },
+    { core: 0, cycles: [89107, 96163, 36129, 149523, 148459, 174701, 53947, 59442, 0, 11321, 9620, 103830] },
+    { core: 1, cycles: [7876, 13405, 8582, 70981, 55532, 12085, 8121, 355, 0, 7062, 4096, 96931] },
+  ],
+};
+
+describe('routineBars by cause', () => {
+  it('stacks each routine by the causes some routine spent cycles in, in the results\' order, summing to its cycles', () => {
+    const { bars, activeCauses, causeTotals } = routineBars(VM3_SPLIT);
+    expect(activeCauses).toEqual(['executed', 'tlbRefill', 'remoteHome', 'l1Miss', 'l2Miss', 'dram']);
+    expect(bars[0]!.name).toBe('clock');
+    expect(bars[0]!.causes).toEqual([
+      { cause: 'executed', cycles: 235328 },
+      { cause: 'tlbRefill', cycles: 150 },
+      { cause: 'remoteHome', cycles: 196982 },
+      { cause: 'l1Miss', cycles: 376 },
+      { cause: 'l2Miss', cycles: 4551 },
+      { cause: 'dram', cycles: 0 },
+    ]);
+    for (const b of bars) expect(b.causes.reduce((a, c) => a + c.cycles, 0)).toBe(b.cycles);
+    expect(causeTotals.remoteHome).toBe(153802 + 12948 + 161823 + 209133 + 84475 + 73863 + 196982);
+    expect(causeTotals.mpb).toBe(0);
+    expect(describeCause('remoteHome')).toMatch(/non-home tile/);
+    expect(describeCause('unknown')).toBe('unknown');
+  });
+  it('gives no causes for results from before the split', () => {
+    const { bars, activeCauses } = routineBars(VM3);
+    expect(activeCauses).toEqual([]);
+    expect(bars.every((b) => b.causes.length === 0)).toBe(true);
+  });
+});
+
+describe('perCoreRoutines', () => {
+  it('orders the cores, keeps the routines\' order and sums each core; over the cores each routine gives its total', () => {
+    const d = perCoreRoutines(VM3_SPLIT);
+    expect(d.names).toEqual(VM3_SPLIT.routines.map((r) => r.name));
+    expect(d.cores.map((c) => c.core)).toEqual([0, 1, 2]);
+    expect(d.cores[0]!.total).toBe(89107 + 96163 + 36129 + 149523 + 148459 + 174701 + 53947 + 59442 + 0 + 11321 + 9620 + 103830);
+    expect(d.maxTotal).toBe(d.cores[0]!.total);
+    VM3_SPLIT.routines.forEach((r, i) => expect(d.cores.reduce((a, c) => a + c.cycles[i]!, 0)).toBe(r.cycles));
+    expect(perCoreRoutines(VM3)).toEqual({ names: VM3.routines.map((r) => r.name), cores: [], maxTotal: 0 });
+  });
+  it('vmExtraOf accepts the split and rejects a malformed one', () => {
+    const results = (vm: unknown) => ({ workload: { rows: [], vm } }) as unknown as Pick<Results, 'workload'>;
+    expect(vmExtraOf(results(VM3_SPLIT))).toBe(VM3_SPLIT);
+    expect(vmExtraOf(results({ ...VM3_SPLIT, perCore: [{ core: 0, cycles: [1, 2] }] }))).toBeNull();
+    expect(vmExtraOf(results({ ...VM3_SPLIT, causes: 'executed' }))).toBeNull();
+    expect(vmExtraOf(results({ ...VM3_SPLIT, routines: [{ name: 'a', cycles: 1, causes: { executed: 'x' } }], perCore: undefined }))).toBeNull();
   });
 });

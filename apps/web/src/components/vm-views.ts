@@ -19,7 +19,12 @@
  *   count / largest count between EDGE_MIN_PX and EDGE_MAX_PX; the total, the row's
  *   migrations per 1000 bytecodes and migrations per simulated second (migrations / timeNs).
  * - `routineBars(x)`: the routines' cycles largest first (ties by name), each with its share
- *   of the total (the shares sum to 1 when any cycles were spent).
+ *   of the total (the shares sum to 1 when any cycles were spent) and its cycles by cause
+ *   (`causes`, in the results' cause order, only the causes some routine spent cycles in:
+ *   `activeCauses`); results without the split (older runs) give no causes.
+ * - `perCoreRoutines(x)`: each core's cycles per routine (the results' perCore, in the routines'
+ *   order), its total, and the largest total (the common scale); empty without perCore.
+ * - `describeCause(name)`: what a cause means in the lab (for legends and tables).
  * Every number comes from the results; nothing here computes a simulated quantity.
  */
 import type { Results } from '@manycore/engine';
@@ -36,7 +41,11 @@ export interface VmExtra {
   heaps: { core: number; readWrite: Record<string, number>; readMostly: Record<string, number>; allocatedBytes: number }[];
   baton: { from: number; to: number; count: number }[];
   moves: { className: string; fromCore: number; toCore: number; bytes: number }[];
-  routines: { name: string; cycles: number }[];
+  /** cycles by cause (`causes` names them; they sum to cycles) — absent in results from before the split */
+  routines: { name: string; cycles: number; causes?: Record<string, number> }[];
+  causes?: string[];
+  /** each core's cycles per routine, in `routines` order */
+  perCore?: { core: number; cycles: number[] }[];
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -53,7 +62,10 @@ export function vmExtraOf(results: Pick<Results, 'workload'> | null | undefined)
   if (!heaps.every((h) => isRec(h) && isNum(h.core) && numRecord(h.readWrite) && numRecord(h.readMostly) && isNum(h.allocatedBytes))) return null;
   if (!baton.every((e) => isRec(e) && isNum(e.from) && isNum(e.to) && isNum(e.count))) return null;
   if (!moves.every((m) => isRec(m) && typeof m.className === 'string' && isNum(m.fromCore) && isNum(m.toCore) && isNum(m.bytes))) return null;
-  if (!routines.every((r) => isRec(r) && typeof r.name === 'string' && isNum(r.cycles))) return null;
+  if (!routines.every((r) => isRec(r) && typeof r.name === 'string' && isNum(r.cycles) && (r.causes === undefined || numRecord(r.causes)))) return null;
+  if (v.causes !== undefined && !(Array.isArray(v.causes) && v.causes.every((c) => typeof c === 'string'))) return null;
+  if (v.perCore !== undefined && !(Array.isArray(v.perCore) && v.perCore.every((c) => isRec(c) && isNum(c.core) && Array.isArray(c.cycles) && c.cycles.length === routines.length && c.cycles.every(isNum))))
+    return null;
   return v as unknown as VmExtra;
 }
 
@@ -223,14 +235,56 @@ export interface RoutineBar {
   name: string;
   cycles: number;
   share: number;
+  /** the routine's cycles by cause, in `activeCauses` order */
+  causes: { cause: string; cycles: number }[];
 }
 
-export function routineBars(x: Pick<VmExtra, 'routines'>): { bars: RoutineBar[]; totalCycles: number } {
+export function routineBars(x: Pick<VmExtra, 'routines' | 'causes'>): { bars: RoutineBar[]; totalCycles: number; activeCauses: string[]; causeTotals: Record<string, number> } {
   const totalCycles = x.routines.reduce((a, r) => a + r.cycles, 0);
+  const causeTotals: Record<string, number> = {};
+  for (const c of x.causes ?? []) causeTotals[c] = x.routines.reduce((a, r) => a + (r.causes?.[c] ?? 0), 0);
+  const activeCauses = (x.causes ?? []).filter((c) => causeTotals[c]! > 0);
   const bars = x.routines
-    .map((r) => ({ name: r.name, cycles: r.cycles, share: totalCycles > 0 ? r.cycles / totalCycles : 0 }))
+    .map((r) => ({
+      name: r.name,
+      cycles: r.cycles,
+      share: totalCycles > 0 ? r.cycles / totalCycles : 0,
+      causes: r.causes ? activeCauses.map((c) => ({ cause: c, cycles: r.causes![c] ?? 0 })) : [],
+    }))
     .sort((a, b) => b.cycles - a.cycles || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { bars, totalCycles };
+  return { bars, totalCycles, activeCauses, causeTotals };
+}
+
+/** What each cause of a routine's cycles is (vm/core-memory.ts CAUSE_NAMES), for the legend and the table. */
+export const CAUSE_TITLES: Record<string, string> = {
+  executed: 'executed work (instructions, L1 hits)',
+  tlbRefill: 'TLB refill handler (executed)',
+  remoteHome: 'stall: word read at a non-home tile (its home L2, or memory through it)',
+  l1Miss: 'stall: own L2 hit after an L1 miss (and write-through stores)',
+  l2Miss: 'stall: own L2 miss, line filled from DRAM',
+  dram: 'stall: uncached or write-through traffic (remote stores, write-backs, SCC uncached)',
+  mpb: 'stall: message-passing buffer',
+  network: 'stall: on-chip network',
+  wait: 'stall: waiting on a flag',
+  flush: 'stall: cache flush',
+};
+export function describeCause(name: string): string {
+  return CAUSE_TITLES[name] ?? name;
+}
+
+export interface CoreRoutines {
+  core: number;
+  /** cycles per routine, in the results' routine order (`names`) */
+  cycles: number[];
+  total: number;
+}
+
+export function perCoreRoutines(x: Pick<VmExtra, 'routines' | 'perCore'>): { names: string[]; cores: CoreRoutines[]; maxTotal: number } {
+  const names = x.routines.map((r) => r.name);
+  const cores = [...(x.perCore ?? [])]
+    .sort((a, b) => a.core - b.core)
+    .map((c) => ({ core: c.core, cycles: [...c.cycles], total: c.cycles.reduce((a, b) => a + b, 0) }));
+  return { names, cores, maxTotal: cores.reduce((a, c) => Math.max(a, c.total), 0) };
 }
 
 /** What each VM routine's cycles cover (vm/format.ts ROUTINE), for the chart's labels and table. */

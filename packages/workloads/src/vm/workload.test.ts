@@ -19,8 +19,8 @@ describe('vm on the TILE64 (paper 000)', () => {
     }
     expect(rowOf(two).bytecodes).toBe(rowOf(one).bytecodes);
     expect(rowOf(one).migrations).toBe(0);
-    expect(one.digest).toBe('70ec756861241788');
-    expect(two.digest).toBe('7e689d78eda5d07a');
+    expect(one.digest).toBe('b587ad02060df61b');
+    expect(two.digest).toBe('c0b00c26e0333914');
   });
 
   it('two cores pass the baton and are slower; the new cost is mostly bytecode fetch from remote methods', () => {
@@ -37,6 +37,49 @@ describe('vm on the TILE64 (paper 000)', () => {
     expect(noClock.clockCycles).toBe(0);
     expect(noClock.migrations).toBe(b.migrations);
     expect(noClock.timeNs as number).toBeLessThan(b.timeNs as number);
+  });
+
+  it('splits each routine by cause (the causes sum to it) and by core (the cores sum to it); the split comes from the core counters', () => {
+    for (const r of [one, two]) {
+      const vm = vmOf(r);
+      expect(vm.causes).toEqual(['executed', 'tlbRefill', 'remoteHome', 'l1Miss', 'l2Miss', 'dram', 'mpb', 'network', 'wait', 'flush']);
+      expect(vm.perCore.map((c) => c.core)).toEqual(vm.heaps.map((h) => h.core));
+      vm.routines.forEach((rt, i) => {
+        expect(rt.cycles).toBe(rowOf(r)[`${rt.name}Cycles`]);
+        expect(Object.values(rt.causes).reduce((a, b) => a + b, 0)).toBe(rt.cycles);
+        expect(vm.perCore.reduce((a, c) => a + c.cycles[i]!, 0)).toBe(rt.cycles);
+      });
+      // each cause, summed over the routines, is at most what the cores' counters hold (they also count the snapshot's load and the waits)
+      const total = (k: string) => vm.routines.reduce((a, rt) => a + rt.causes[k]!, 0);
+      const engine = (f: (c: Results['simulated']['cores'][number]) => number) => (r.simulated.cores.reduce((a, c) => a + f(c), 0) * 600) / 1000; // ns -> 600 MHz cycles
+      expect(total('executed') + total('tlbRefill')).toBeLessThanOrEqual(engine((c) => c.busyNs) + 1);
+      expect(total('executed') + total('tlbRefill')).toBeGreaterThan(0.9 * engine((c) => c.busyNs));
+      expect(total('l1Miss')).toBeLessThanOrEqual(engine((c) => c.stallNs.l1Miss) + 1);
+      expect(total('remoteHome') + total('l2Miss')).toBeLessThanOrEqual(engine((c) => c.stallNs.l2Miss) + 1);
+      expect(total('remoteHome') + total('l2Miss')).toBeGreaterThan(0.8 * engine((c) => c.stallNs.l2Miss));
+      expect(total('wait')).toBe(0); // waiting for the baton is nobody's routine
+    }
+    // with migrations, bytecode fetch waits on the methods' remote home (paper 000 Fig. 11's first source); on one core it never does
+    const share = (r: Results) => {
+      const fb = vmOf(r).routines.find((rt) => rt.name === 'fetchBytecode')!;
+      return fb.causes.remoteHome! / fb.cycles;
+    };
+    expect(rowOf(two).migrations as number).toBeGreaterThan(0);
+    expect(share(one)).toBe(0);
+    expect(share(two)).toBeGreaterThan(0.5);
+    expect(share(two)).toBeGreaterThan(share(one));
+    // the per-core view: the thread runs on both cores, the foreign primitives on the main core
+    const v2 = vmOf(two);
+    const prim = v2.routines.findIndex((rt) => rt.name === 'primitive');
+    expect(v2.perCore.every((c) => c.cycles.reduce((a, b) => a + b, 0) > 0)).toBe(true);
+    expect(v2.perCore[0]!.cycles[prim]!).toBeGreaterThan(0);
+    // the SCC: no homing and no TLB in its model, so no remote-home or TLB time; its shared heaps stall on DRAM and the MPB
+    const scc = vmOf(run({ benchmark: 'compiler', size: 2, cores: 2 }, 'scc'));
+    const sccTotal = (k: string) => scc.routines.reduce((a, rt) => a + rt.causes[k]!, 0);
+    for (const rt of scc.routines) expect(Object.values(rt.causes).reduce((a, b) => a + b, 0)).toBe(rt.cycles);
+    expect(sccTotal('remoteHome') + sccTotal('tlbRefill')).toBe(0);
+    expect(sccTotal('dram')).toBeGreaterThan(0);
+    expect(sccTotal('mpb')).toBeGreaterThan(0);
   });
 
   it('a global read-mostly heap stops the baton; replicated methods make bytecode fetch local', () => {
@@ -68,12 +111,18 @@ describe('vm on the TILE64 (paper 000)', () => {
   it('a large image (imageFillerKB) spreads the objects over pages: the TLB misses cost time, huge pages take it back', () => {
     const base = { benchmark: 'compiler', size: 2, cores: 1, clockCall: false, heapKB: 16384 };
     const small = rowOf(run(base));
-    const big = rowOf(run({ ...base, imageFillerKB: 10240 }));
-    const bigHuge = rowOf(run({ ...base, imageFillerKB: 10240, hugePages: true }));
+    const bigRun = run({ ...base, imageFillerKB: 10240 });
+    const bigHugeRun = run({ ...base, imageFillerKB: 10240, hugePages: true });
+    const big = rowOf(bigRun);
+    const bigHuge = rowOf(bigHugeRun);
     expect(big.bytecodes).toBe(small.bytecodes);
     expect(big.correct).toBe(true);
     expect(big.timeNs as number).toBeGreaterThan(1.03 * (small.timeNs as number));
     expect(bigHuge.timeNs as number).toBeLessThan(big.timeNs as number);
+    // the time goes to the TLB refill handler (paper 000 Fig. 11's third source, dtlb_miss), which huge pages remove
+    const tlbCycles = (r: Results) => vmOf(r).routines.reduce((a, rt) => a + rt.causes.tlbRefill!, 0);
+    expect(tlbCycles(bigRun)).toBeGreaterThan(0.5 * ((big.timeNs as number) - (small.timeNs as number)) * 0.6);
+    expect(tlbCycles(bigHugeRun)).toBeLessThan(0.1 * tlbCycles(bigRun));
     expect(() => run({ imageFillerKB: 10240 })).toThrow(/does not fit in core 0's 1024 KB heap/);
     expect(() => run({ imageFillerKB: 64 }, 'scc')).toThrow(/imageFillerKB: TILE64 only/);
   });

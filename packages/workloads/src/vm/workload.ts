@@ -42,7 +42,7 @@ import { layoutImage, type Image, type ImageObject } from './image';
 import { Interpreter } from './interpreter';
 import { BENCHMARKS, buildProgram, sourceText } from './program';
 import { referenceRun } from './reference';
-import { CoreVmMemory } from './core-memory';
+import { CAUSE_NAMES, CoreVmMemory } from './core-memory';
 import { REPLICATION, dealTo, type Replication } from './snapshot';
 import { SnapshotPlacement, Tile64Space, mapSpace, publishReadMostly, spaceLayout } from './tile64-space';
 import { SCC_SHARING, SccSnapshotPlacement, SccSpace, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccLayout } from './scc-space';
@@ -89,7 +89,7 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
   const main = 0;
   const L = spaceLayout(core.sharedBase, core.chip.sharedBytes, p.cores, p.heapKB * 1024, p.replication);
   mapSpace(core, L, main);
-  const mem = new CoreVmMemory(core);
+  const mem = new CoreVmMemory(core, { tlb: core.tlb, tlbMissCycles: core.chip.config.tlb.missCycles, remote: core });
   const space = new Tile64Space(mem, L, core.id, main, core.privateBase);
   // the snapshot: every core lays out the same image and writes what was dealt to it
   // the filler: imageFillerKB spread evenly after the image's objects (counted by a first, flat layout)
@@ -100,7 +100,9 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
     for (let w = 0; w < o.words.length; w++) core.store32(o.body + 4 * w, o.words[w]!);
   });
   yield* publishReadMostly(core, L, image, main); // user-managed copies are real: write the read-mostly share back
-  space.initDescriptor(placement.rwNext[core.id]!);
+  mem.sync(); // the snapshot's writes went to the core directly
+  space.initDescriptor(placement.rwNext[core.id]!); // through mem: counted under the first routine (fetchBytecode), as always
+  mem.flush();
   yield* core.barrier();
   const transport: BatonTransport = {
     *wait(after, out) {
@@ -155,13 +157,14 @@ function* runBaton(core: Tile64Core | SccCore, p: P, mem: CoreVmMemory, space: V
   let waitPs = 0;
   const batonTo = new Int32Array(p.cores);
   let holding = core.id === main;
+  mem.sync(); // the snapshot's writes and the barrier are not the interpreter's time
   if (holding) interp.start();
   for (;;) {
     if (!holding) {
       const waited = core.now;
-      stamp = yield* transport.wait(stamp, baton);
+      stamp = yield* transport.wait(stamp, baton); // charges the take (SCC) to the migrate routine
       waitPs += core.now - waited - transport.takePs; // without the baton: not the interpreter's time
-      mem.charge(ROUTINE.migrate, transport.takePs);
+      mem.sync();
       if (baton[0] === BATON_HALT) break;
       if (p.clockCall) clockCall(mem, kernelPage, p);
       interp.resume(baton);
@@ -169,12 +172,17 @@ function* runBaton(core: Tile64Core | SccCore, p: P, mem: CoreVmMemory, space: V
     }
     const stop = interp.run(BUDGET);
     if (stop === STOP.yield) {
-      if (core.due()) yield DUE;
+      if (core.due()) {
+        mem.flush();
+        yield DUE;
+        mem.sync(); // the epoch's end (the weave's queueing) is not a routine's time
+      }
       continue;
     }
     if (stop === STOP.migrate) {
       migrations++;
       batonTo[interp.batonTarget]! += 1;
+      mem.flush();
       const t = core.now;
       transport.post(interp.batonTarget, stamp + 1, interp.baton);
       mem.charge(ROUTINE.migrate, core.now - t);
@@ -183,16 +191,17 @@ function* runBaton(core: Tile64Core | SccCore, p: P, mem: CoreVmMemory, space: V
       continue;
     }
     // done: this core ends the run and tells the others
+    mem.flush();
     const result = interp.result;
     for (let k = 0; k < p.cores; k++) if (k !== core.id) transport.post(k, stamp + 1, halt);
     core.report({ final: true, timeNs: (core.now - t0) / 1000, result: isSmallInt(result) ? intValue(result) : -1 });
     break;
   }
-  core.report(coreRow(core.id, interp, space, image, snapshot, migrations, waitPs, batonTo, mem.routinePs));
+  core.report(coreRow(core.id, interp, space, image, snapshot, migrations, waitPs, batonTo, mem));
 }
 
 /** One core's row: its counts, its snapshot share, the baton's path from it, the store barrier's moves, time per VM routine. */
-function coreRow(id: number, interp: Interpreter, space: VmSpace & { allocatedBytes: number }, image: Image, snapshot: Row, migrations: number, waitPs: number, batonTo: Int32Array, routinePs: Float64Array): Row {
+function coreRow(id: number, interp: Interpreter, space: VmSpace & { allocatedBytes: number }, image: Image, snapshot: Row, migrations: number, waitPs: number, batonTo: Int32Array, mem: CoreVmMemory): Row {
   const row: Row = { core: id, bytecodes: interp.counters.bytecodes, sends: interp.counters.sends, migrations, waitPs, allocatedBytes: space.allocatedBytes };
   for (const k of Object.keys(snapshot)) row[`snapshot ${k}`] = snapshot[k]!;
   // the baton's path and the store barrier's moves, as text (rows hold scalars): "to:count ..." and "class:from:to ..."
@@ -203,7 +212,14 @@ function coreRow(id: number, interp: Interpreter, space: VmSpace & { allocatedBy
     moves.push(`${className.get(interp.moves[i + 4]!) ?? '?'}:${space.homeOf(interp.moves[i + 1]!)}:${space.homeOf(interp.moves[i + 2]!)}:${interp.moves[i + 3]! * 4}`);
   row.moves = moves.join(' ');
   row.storeBarrierMoves = interp.counters.storeBarrierMoves;
-  for (let r = 0; r < ROUTINE_NAMES.length; r++) row[`${ROUTINE_NAMES[r]}Ps`] = routinePs[r]!;
+  for (let r = 0; r < ROUTINE_NAMES.length; r++) {
+    row[`${ROUTINE_NAMES[r]}Ps`] = mem.routinePs[r]!;
+    // the routine's time by cause ("fetchBytecode:remoteHomePs"), where not zero
+    for (let k = 0; k < CAUSE_NAMES.length; k++) {
+      const ps = mem.causePs[r * CAUSE_NAMES.length + k]!;
+      if (ps !== 0) row[`${ROUTINE_NAMES[r]}:${CAUSE_NAMES[k]}Ps`] = ps;
+    }
+  }
   return row;
 }
 
@@ -225,16 +241,19 @@ function* programScc(core: SccCore, p: P): Sim<void> {
   const snapshot = yield* writeShare(core, image, p.cores, p.replication, main, (o) =>
     core.writeRange(o.body, 4 * o.words.length, new Uint8Array(o.words.buffer, o.words.byteOffset, o.words.byteLength)),
   );
-  yield* publishReadMostly(core, L, image, main); // user-managed copies are real: write the read-mostly share back
-  space.initDescriptor(placement.rwNext[core.id]!);
+  mem.sync(); // the snapshot's writes went to the core directly
+  space.initDescriptor(placement.rwNext[core.id]!); // through mem: counted under the first routine (fetchBytecode), as always
+  mem.flush();
   yield* core.barrier(); // drains the write-combine buffer and waits for the snapshot's writes first
   core.invalidateMpbt();
   const transport: BatonTransport = {
     *wait(after, out) {
       const stamp = yield* sccBatonWait(core, after);
       const t = core.now;
+      mem.sync(); // the wait is not a routine's time (the sender flushed before posting)
       sccBatonTake(core, out);
       this.takePs = core.now - t;
+      mem.charge(ROUTINE.migrate, this.takePs);
       return stamp;
     },
     post: (dst, stamp, words) => sccBatonPost(core, dst, stamp, words),
@@ -305,8 +324,43 @@ export interface VmExtra {
   baton: { from: number; to: number; count: number }[];
   /** store-barrier moves (the first 64 per core): the object's class, the heap it left (-1: the global read-mostly heap) and the one it went to */
   moves: { className: string; fromCore: number; toCore: number; bytes: number }[];
-  /** core cycles per VM routine, summed over the cores */
-  routines: { name: string; cycles: number }[];
+  /**
+   * core cycles per VM routine, summed over the cores, and the same cycles by cause (`causes`:
+   * executed work, TLB refills, stalls on a remote home, the engine's stall causes; core-memory.ts
+   * CAUSE_NAMES); the causes of a routine sum to its cycles exactly (rounded by largest remainder)
+   */
+  routines: { name: string; cycles: number; causes: Record<string, number> }[];
+  /** the cause names, in drawing order */
+  causes: string[];
+  /** each core's cycles per routine, in `routines` order; over the cores they sum to routines[i].cycles exactly (rounded by largest remainder) */
+  perCore: { core: number; cycles: number[] }[];
+}
+
+/**
+ * Integers for `parts` (reals, negatives taken as 0) that sum to `total`: each part's floor,
+ * then one more to the parts with the largest fractions (ties: the earlier part), or one less
+ * from the smallest, once each; what is left beyond that (parts that do not add up to the total
+ * within one per part) goes to the largest part. For tables whose parts must add up.
+ */
+export function apportion(parts: readonly number[], total: number): number[] {
+  const n = parts.length;
+  const clean = parts.map((x) => (x > 0 ? x : 0));
+  const out = clean.map((x) => Math.floor(x));
+  if (n === 0) return out;
+  let left = total - out.reduce((a, b) => a + b, 0);
+  const order = out.map((_, i) => i).sort((a, b) => clean[b]! - out[b]! - (clean[a]! - out[a]!) || a - b);
+  for (let j = 0; j < n && left > 0; j++, left--) out[order[j]!]! += 1;
+  for (let j = n - 1; j >= 0 && left < 0; j--)
+    if (out[order[j]!]! > 0) {
+      out[order[j]!]! -= 1;
+      left++;
+    }
+  if (left !== 0) {
+    let big = 0;
+    for (let i = 1; i < n; i++) if (out[i]! > out[big]!) big = i;
+    out[big] = Math.max(0, out[big]! + left);
+  }
+  return out;
 }
 
 function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
@@ -333,8 +387,20 @@ function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
       moves.push({ className, fromCore: Number(from), toCore: Number(to), bytes: Number(bytes) });
     }
   }
-  const routines = ROUTINE_NAMES.map((name) => ({ name, cycles: Math.round(cores.reduce((a, r) => a + ((r[`${name}Ps`] as number) ?? 0), 0) / periodPs) }));
-  return { vm: { cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, heaps, baton, moves, routines } };
+  const sumPs = (k: string) => cores.reduce((a, r) => a + ((r[k] as number | undefined) ?? 0), 0);
+  const routines = ROUTINE_NAMES.map((name) => {
+    const cycles = Math.round(sumPs(`${name}Ps`) / periodPs);
+    const split = apportion(CAUSE_NAMES.map((k) => sumPs(`${name}:${k}Ps`) / periodPs), cycles);
+    return { name, cycles, causes: Object.fromEntries(CAUSE_NAMES.map((k, i) => [k, split[i]!])) };
+  });
+  const byCore = ROUTINE_NAMES.map((name, i) =>
+    apportion(
+      cores.map((r) => ((r[`${name}Ps`] as number | undefined) ?? 0) / periodPs),
+      routines[i]!.cycles,
+    ),
+  );
+  const perCore = cores.map((r, c) => ({ core: r.core as number, cycles: byCore.map((col) => col[c]!) }));
+  return { vm: { cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, heaps, baton, moves, routines, causes: [...CAUSE_NAMES], perCore } };
 }
 
 export const vmWorkload: WorkloadDef<P, Tile64Core | SccCore> = {
