@@ -119,13 +119,48 @@ describe('the report', () => {
         return fake(e);
       },
       list,
-      undefined,
-      undefined,
-      3,
+      { jobs: 3 },
     );
     expect(parallel[0]!.cells).toEqual(serial[0]!.cells);
     expect(parallel[0]!.checks).toEqual(serial[0]!.checks);
     expect(parallel[0]!.runs.map((r) => r.params)).toEqual(serial[0]!.runs.map((r) => r.params));
+  });
+  it('runs an experiment two reproductions share once and gives both its output', async () => {
+    const byId = (id: string) => reproductions.find((r) => r.id === id)!;
+    // Table I's four pair runs at one hop: two of them are the hops section's
+    const list = [byId('rcce-pair-hops'), byId('rcce-table-1')];
+    const seen: string[] = [];
+    const progress: number[] = [];
+    const results = await runReproductions(
+      async (e) => {
+        seen.push(JSON.stringify(e));
+        const p = e.workload.params as { benchmark: string; hops: number };
+        return { ...out(e, [{ ipc: p.hops + p.benchmark.length / 100 }]), digest: `${p.benchmark}-${p.hops}` };
+      },
+      list,
+      { onRun: (_done, total) => progress.push(total) },
+    );
+    expect(seen).toHaveLength(10 + 4 - 2);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(progress.every((t) => t === 12)).toBe(true);
+    expect(results[1]!.runs.map((r) => r.digest)).toEqual(['share-1', 'shift-1', 'stencil-1', 'pingpong-1']);
+    expect(results[1]!.cells.find((c) => c.label === 'stencil: IPC')?.lab).toBeCloseTo(1.07, 12);
+  });
+  it('starts the heaviest runs first by the hostCost hint, then in report order', async () => {
+    const seen: string[] = [];
+    const pipeline = { ...pipelineTable1, hostCost: (e: ExperimentInput) => (e.workload.params as { dataBytes: number }).dataBytes };
+    const other = reproductions.find((r) => r.id === 'rcce-table-1')!;
+    await runReproductions(
+      async (e) => {
+        const p = e.workload.params as { dataBytes?: number; mode?: string; benchmark?: string; chunkBytes?: number };
+        seen.push(p.dataBytes ? `${p.mode} ${p.dataBytes / 1048576} ${p.chunkBytes === 65536 ? '64K' : ''}`.trim() : String(p.benchmark));
+        return out(e, []);
+      },
+      [other, pipeline],
+    );
+    expect(seen.slice(0, 6)).toEqual(['private 8', 'private 8', 'uncached-shared 8', 'uncached-shared 8', 'cached-shared 8', 'cached-shared 8']);
+    // the 1 MB runs (the extra C = 64 KB run last among them), then the unhinted runs in report order
+    expect(seen.slice(18)).toEqual(['private 1', 'private 1', 'uncached-shared 1', 'uncached-shared 1', 'cached-shared 1', 'cached-shared 1', 'uncached-shared 1 64K', 'share', 'shift', 'stencil', 'pingpong']);
   });
   it('renders a summary, tables with escaped text and the digests', () => {
     const text = renderReport(
@@ -142,13 +177,14 @@ describe('the report', () => {
           wallMs: 1500,
         },
       ],
-      { date: '2026-11-24', host: 'test' },
+      { date: '2026-11-24', host: 'test', cost: { runs: 1, jobs: 2, wallMs: 61_000, cpuMs: 118_000 } },
     );
     expect(text).toContain('| [A &lt;b&gt;title&lt;/b&gt; \\| with a bar](#x) |');
     expect(text).toContain('| c1 | 2 | 1 | s | 0.5 | within 2x |');
     expect(text).toContain('| k | **fail** | l | p |');
     expect(text).toContain('| **all** | | **0 / 1** | **0 / 1** |');
     expect(text).toContain('abc123');
+    expect(text).toContain('The whole report: 1 distinct runs, 2 at once, 61 s wall, 118 s CPU.');
     expect(text).not.toContain('<b>');
   });
 });

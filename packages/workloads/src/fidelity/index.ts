@@ -33,42 +33,56 @@ export const reproductions: Reproduction[] = [pipelineTable1, rckmpiChannels, rc
 export type RunExperiment = (experiment: ExperimentInput) => Promise<RunOutput>;
 
 /**
- * Runs every experiment of `list` (at most `jobs` at once; each run's results do not depend on
- * what else runs) and evaluates each reproduction once its runs are back. `onRun` reports
- * progress (runs finished of the total, the run just finished). A failed run marks its
- * reproduction failed; the others are evaluated as usual.
+ * Runs every distinct experiment of `list` once (at most `jobs` at once; each run's results do
+ * not depend on what else runs, or in which order) and evaluates each reproduction once its runs
+ * are back. Two reproductions that name the same experiment (the same JSON) share one run: the
+ * RCCE study's Table I and power sections reuse pair runs of the hops and pairs sections. Runs
+ * start heaviest first by their reproduction's `hostCost` hint (then in report order), so the
+ * long runs do not end up alone at the tail. `onRun` reports progress (distinct runs finished of
+ * the total, the run just finished). A failed run marks every reproduction that uses it failed;
+ * the others are evaluated as usual.
  */
 export async function runReproductions(
   run: RunExperiment,
   list: Reproduction[] = reproductions,
-  onRun?: (done: number, total: number, what: string) => void,
-  clockMs: () => number = () => 0,
-  jobs = 1,
+  { onRun, jobs = 1 }: { onRun?: (done: number, total: number, what: string) => void; jobs?: number } = {},
 ): Promise<ReproductionResult[]> {
-  const work = list.flatMap((r, ri) => r.experiments.map((e, ei) => ({ ri, ei, e })));
+  const work: { e: ExperimentInput; cost: number; uses: { ri: number; ei: number }[] }[] = [];
+  const byKey = new Map<string, (typeof work)[number]>();
+  list.forEach((r, ri) =>
+    r.experiments.forEach((e, ei) => {
+      const key = JSON.stringify(e);
+      let w = byKey.get(key);
+      if (!w) {
+        w = { e, cost: r.hostCost?.(e) ?? 0, uses: [] };
+        byKey.set(key, w);
+        work.push(w);
+      }
+      w.uses.push({ ri, ei });
+    }),
+  );
+  // stable: equal hints keep report order
+  const order = work.map((w, i) => ({ w, i })).sort((a, b) => b.w.cost - a.w.cost || a.i - b.i).map((x) => x.w);
   const outputs: (RunOutput | undefined)[][] = list.map((r) => new Array<RunOutput | undefined>(r.experiments.length));
   const errors: (string | undefined)[] = list.map(() => undefined);
-  const started = list.map(() => Infinity);
-  const finished = list.map(() => 0);
   let next = 0;
   let done = 0;
   const describe = (e: ExperimentInput) => `${e.workload.name} ${JSON.stringify(e.workload.params ?? {})}`;
   const worker = async () => {
     for (;;) {
       const i = next++;
-      if (i >= work.length) return;
-      const { ri, ei, e } = work[i]!;
-      started[ri] = Math.min(started[ri]!, clockMs());
+      if (i >= order.length) return;
+      const { e, uses } = order[i]!;
       try {
-        outputs[ri]![ei] = await run(e);
+        const output = await run(e);
+        for (const { ri, ei } of uses) outputs[ri]![ei] = output;
       } catch (err) {
-        errors[ri] ??= `${describe(e)}: ${err instanceof Error ? err.message : String(err)}`;
+        for (const { ri } of uses) errors[ri] ??= `${describe(e)}: ${err instanceof Error ? err.message : String(err)}`;
       }
-      finished[ri] = Math.max(finished[ri]!, clockMs());
-      onRun?.(++done, work.length, `${list[ri]!.id}: ${describe(e)}`);
+      onRun?.(++done, order.length, `${uses.map((u) => list[u.ri]!.id).join(', ')}: ${describe(e)}`);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, work.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, order.length)) }, worker));
   return list.map((r, ri) => {
     const runs = outputs[ri]!.filter((x): x is RunOutput => x !== undefined);
     const error = errors[ri];
@@ -81,8 +95,9 @@ export async function runReproductions(
       mechanism: r.mechanism,
       ...evaluated,
       runs: runs.map((x) => ({ workload: String(x.experiment.workload.name), params: (x.experiment.workload.params ?? {}) as Record<string, unknown>, digest: x.digest, wallMs: x.wallMs })),
-      // host time from the first run started to the last finished (runs of other reproductions may overlap)
-      wallMs: Number.isFinite(started[ri]!) ? finished[ri]! - started[ri]! : 0,
+      // host time of this reproduction's runs, added up (runs of several reproductions overlap
+      // when jobs > 1, and a shared run counts in each reproduction that uses it)
+      wallMs: runs.reduce((a, x) => a + x.wallMs, 0),
       ...(error ? { error } : {}),
     };
   });

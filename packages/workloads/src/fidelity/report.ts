@@ -14,6 +14,8 @@ export interface ReportMeta {
   host: string;
   /** the git commit the report was produced from, when known */
   commit?: string;
+  /** the whole report's host cost, when the caller measured it: distinct runs, runs at once, wall and CPU time (ms; CPU of every thread) */
+  cost?: { runs: number; jobs: number; wallMs: number; cpuMs: number };
 }
 
 function esc(s: string): string {
@@ -42,7 +44,7 @@ export function renderReport(results: ReproductionResult[], meta: ReportMeta, no
   out.push('');
   out.push('## Summary');
   out.push('');
-  out.push('| reproduction | source | cells agreeing | checks passing | wall |');
+  out.push('| reproduction | source | cells agreeing | checks passing | run time |');
   out.push('| --- | --- | --- | --- | --- |');
   let agree = 0;
   let cells = 0;
@@ -57,6 +59,12 @@ export function renderReport(results: ReproductionResult[], meta: ReportMeta, no
     out.push(`| [${esc(r.title)}](#${r.id}) | ${esc(r.source.split(';')[0]!)} | ${r.error ? 'failed' : `${s.agree} / ${s.cells}`} | ${r.error ? 'failed' : `${s.pass} / ${s.checks}`} | ${fmt(r.wallMs / 1000)} s |`);
   }
   out.push(`| **all** | | **${agree} / ${cells}** | **${pass} / ${checks}** | ${fmt(results.reduce((a, r) => a + r.wallMs, 0) / 1000)} s |`);
+  out.push('');
+  out.push(
+    `Run time is the host wall time of a reproduction's runs added up (a run that two reproductions share counts in both).${
+      meta.cost ? ` The whole report: ${meta.cost.runs} distinct runs, ${meta.cost.jobs} at once, ${fmt(meta.cost.wallMs / 1000)} s wall, ${fmt(meta.cost.cpuMs / 1000)} s CPU.` : ''
+    }`,
+  );
   out.push('');
   for (const r of results) {
     out.push(`<a id="${r.id}"></a>`);

@@ -61,6 +61,11 @@ export interface Reproduction {
   evaluate(runs: RunOutput[]): { cells: Cell[]; checks: Check[] };
   /** the mechanism behind the differences, one or two sentences (shown under the table) */
   mechanism: string;
+  /**
+   * A relative host-time estimate of one of its experiments (larger runs longer), used only to
+   * start the long runs first; never part of a result. Experiments without it start last.
+   */
+  hostCost?(experiment: ExperimentInput): number;
 }
 
 /** A reproduction after its runs. */
