@@ -10,22 +10,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { Simulation, type ExperimentInput } from '@manycore/engine';
-import { renderReport, reproductions, runReproductions, summaryOf, workloads, type RunOutput } from '@manycore/workloads';
-import { nodeHost } from '@manycore/workers/node-host';
+import { renderReport, reproductions, runReproductions, summaryOf } from '@manycore/workloads';
 import { UsageError, type FidelityArgs } from './args';
-import { writeAtomically } from './io';
-
-/** Runs one experiment on worker threads laid out for `hostCpus` CPUs (the job's share of the host). */
-function runner(coresPerWorker: number | 'auto', hostCpus: number): (experiment: ExperimentInput) => Promise<RunOutput> {
-  const workerUrl = new URL('./worker.mjs', import.meta.url);
-  return async (experiment) => {
-    const t0 = performance.now();
-    const sim = new Simulation(experiment, workloads, { coresPerWorker, hostCpus });
-    const results = await sim.start(nodeHost(workerUrl));
-    return { experiment, rows: results.workload.rows, digest: results.digest, wallMs: performance.now() - t0 };
-  };
-}
+import { workerRunner, writeAtomically } from './io';
 
 /** The commit the report comes from, "+ uncommitted changes" when tracked files differ from it. */
 function gitCommit(): string | undefined {
@@ -52,7 +39,7 @@ export async function fidelity(args: FidelityArgs): Promise<void> {
   const list = args.only.length ? reproductions.filter((r) => args.only.includes(r.id)) : reproductions;
   const cpus = availableParallelism();
   const jobs = args.jobs === 'auto' ? cpus : args.jobs;
-  const run = runner(args.coresPerWorker, Math.max(1, Math.floor(cpus / jobs)));
+  const run = workerRunner(args.coresPerWorker, Math.max(1, Math.floor(cpus / jobs)));
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const tty = process.stderr.isTTY && !args.quiet;

@@ -148,11 +148,15 @@ export async function guided(args: GuidedArgs, runOne?: RunOne): Promise<void> {
   }
   const entry = entryOf(args.id!);
   const paths = outputPaths(entry.id, args.out);
-  const run: RunOne = runOne ?? workerRunner(args.coresPerWorker);
+  const cpus = availableParallelism();
+  const jobs = args.jobs === 'auto' ? cpus : args.jobs;
+  // each of the `jobs` runs at once gets its share of the CPUs for its worker layout, so runs
+  // use the CPUs side by side instead of several runs' epoch barriers taking turns on them
+  const run: RunOne = runOne ?? workerRunner(args.coresPerWorker, Math.max(1, Math.floor(cpus / Math.min(jobs, entry.experiments.length))));
   const t0 = performance.now();
   const tty = process.stderr.isTTY && !args.quiet;
   process.stderr.write(args.quiet ? '' : `${entry.title}: ${entry.experiments.length} run${entry.experiments.length === 1 ? '' : 's'}\n`);
-  const { outputs, errors } = await runEntry(entry, run, args.jobs === 'auto' ? availableParallelism() : args.jobs, (done, total, i, error) => {
+  const { outputs, errors } = await runEntry(entry, run, jobs, (done, total, i, error) => {
     const line = `[${done}/${total}] ${((performance.now() - t0) / 1000).toFixed(0)} s  run ${i}: ${describeRun(entry, i)}${error ? `  FAILED: ${error}` : ''}`;
     if (tty) process.stderr.write('\r' + line.slice(0, (process.stderr.columns || 100) - 1) + '\x1b[K' + (error ? '\n' : ''));
     else if (!args.quiet) process.stderr.write(line + '\n');

@@ -28,11 +28,11 @@ export function writeAtomically(file: string, text: string, flag = '--out'): voi
 }
 
 /** A runner of one experiment on worker threads (the CLI's bundled worker), for commands that run many. */
-export function workerRunner(coresPerWorker: number | 'auto'): (experiment: ExperimentInput) => Promise<RunOutput> {
+export function workerRunner(coresPerWorker: number | 'auto', hostCpus: number = availableParallelism()): (experiment: ExperimentInput) => Promise<RunOutput> {
   const workerUrl = new URL('./worker.mjs', import.meta.url);
   return async (experiment) => {
     const t0 = performance.now();
-    const sim = new Simulation(experiment, workloads, { coresPerWorker, hostCpus: availableParallelism() });
+    const sim = new Simulation(experiment, workloads, { coresPerWorker, hostCpus });
     const results = await sim.start(nodeHost(workerUrl));
     return { experiment, rows: results.workload.rows, digest: results.digest, wallMs: performance.now() - t0 };
   };
