@@ -431,6 +431,15 @@ export interface Views {
   pages: Uint8Array;
 }
 
+/**
+ * 32-bit words in a DRAM pool of `bytes` bytes. Not `bytes >>> 2`: a pool of exactly 2^32 bytes
+ * (4 GiB, the most one typed array holds) would wrap to 0 words, every committed write would be
+ * dropped and every read return nothing (regression: the cluster deadlocked at start).
+ */
+export function poolWords(bytes: number): number {
+  return Math.floor(bytes / 4);
+}
+
 export function makeViews(layout: Layout, state: StateBuffer, pool: StateBuffer): Views {
   const o = layout.off;
   const cores = layout.cores;
@@ -450,7 +459,7 @@ export function makeViews(layout: Layout, state: StateBuffer, pool: StateBuffer)
     tas: new Int32Array(state, o.tas, layout.tasRegs),
     blocks: new Int32Array(state, o.blocks, layout.controllers * BLOCKS_PER_CTRL),
     poolU8: new Uint8Array(pool),
-    pool32: new Uint32Array(pool, 0, pool.byteLength >>> 2),
+    pool32: new Uint32Array(pool, 0, poolWords(pool.byteLength)),
     links: new Float64Array(state, o.links, layout.links * LINK_SLOTS),
     ctrl: new Float64Array(state, o.ctrl, layout.controllers * CTRL_SLOTS),
     isl: new Float64Array(state, o.isl, layout.islands * ISL_SLOTS),

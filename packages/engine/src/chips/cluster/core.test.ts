@@ -305,3 +305,11 @@ describe('cluster aliased views', () => {
     expect(got).toEqual([7.25, 3, 'core 0: store to 0x10104008 on read-only page 4: take the fault first (yield* core.touch(addr, bytes, true))']);
   });
 });
+
+describe('host pool of exactly 4 GiB (regression)', () => {
+  it('a datagram still arrives: the pool of 2^32 bytes keeps what is written (layout poolWords; it deadlocked at start)', () => {
+    const g = oneWay(1, { memory: { poolBytes: 2 ** 32 } });
+    expect([g.bytes, g.first]).toEqual([1, 3]);
+    expect(g.atPs).toBe(oneWay(1).atPs); // host capacity, not a simulated cost
+  });
+});
