@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Simulation, type Row } from '@manycore/engine';
 import type { Dsm, DsmApp } from '../api';
+import { LrcRuntime, REDUCTION_WINDOW } from './lrc';
 import { makeDsmWorkload } from '../workload';
 import { workloads } from '../../index';
 
@@ -89,5 +90,82 @@ describe('page runtime: twins beyond the twin area', () => {
     expect(r.writeFaults).toBe(1100);
     expect(r.diffs).toBe(1100); // processor 1's 1,100 read faults each ask for one diff
     expect(r.overlappedRequests).toBe(1100);
+  });
+});
+
+/**
+ * Host memory (lrc.ts collect): after each barrier a processor drops the intervals every
+ * processor has seen (the page runtime keeps none; with write-notice reduction each processor's
+ * last REDUCTION_WINDOW stay, the bases a reduced interval may name). Each of 4 processors
+ * writes its word of page v under lock 0 in each of 70 rounds, a barrier after each; then
+ * processor 1 closes 100 intervals under lock 1 writing words of page w, which processor 0 reads
+ * only in the check, two barriers later: it asks processor 1 for 100 diffs of dropped intervals
+ * (the page runtime orders them by the sums kept with its notices). The run is the same with
+ * and without collecting (digest and row); only the intervals kept differ.
+ */
+const GC_PROCS = 4;
+const GC_ROUNDS = 70;
+const GC_BURST = 100;
+const gcState = { collect: true, kept: [] as number[] };
+const gcApp: DsmApp<{ rounds: number }> = {
+  name: 'gc',
+  title: 'test: intervals dropped after barriers',
+  sizes: { small: { rounds: GC_ROUNDS }, 'paper-sm': { rounds: GC_ROUNDS }, 'paper-lg': { rounds: GC_ROUNDS } },
+  describe: (s) => `${s.rounds} rounds`,
+  locks: () => 2,
+  *run(dsm: Dsm, s) {
+    const rt = dsm as LrcRuntime;
+    rt.hostCollect = gcState.collect;
+    const v = dsm.alloc('v', 1024, 4);
+    const w = dsm.alloc('w', 1024, 4);
+    for (let r = 1; r <= s.rounds; r++) {
+      yield* dsm.acquire(0);
+      dsm.core.store32(yield* dsm.open(v, dsm.me, true), 100 * r + dsm.me);
+      yield* dsm.release(0);
+      yield* dsm.barrier();
+      gcState.kept.push(rt.retainedIntervals());
+    }
+    if (dsm.me === 1)
+      for (let k = 0; k < GC_BURST; k++) {
+        yield* dsm.acquire(1);
+        dsm.core.store32(yield* dsm.open(w, k, true), k + 1);
+        yield* dsm.release(1);
+      }
+    yield* dsm.barrier();
+    gcState.kept.push(rt.retainedIntervals());
+  },
+  *check(dsm: Dsm, s) {
+    let bad = 0;
+    for (let p = 0; p < GC_PROCS; p++) if (dsm.core.load32(yield* dsm.open({ id: 0, name: 'v', count: 1024, objectBytes: 4 }, p, false)) !== 100 * s.rounds + p) bad++;
+    for (let k = 0; k < GC_BURST; k++) if (dsm.core.load32(yield* dsm.open({ id: 1, name: 'w', count: 1024, objectBytes: 4 }, k, false)) !== k + 1) bad++;
+    return { correct: bad === 0, detail: `${bad} words wrong` };
+  },
+};
+
+describe('lrc: intervals dropped after barriers (host memory)', () => {
+  const gcRun = (runtime: string, collect: boolean) => {
+    gcState.collect = collect;
+    gcState.kept = [];
+    const res = new Simulation(
+      { version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'gc', runtime, processors: GC_PROCS } }, seed: 1 },
+      { ...workloads, dsm: makeDsmWorkload({ gc: gcApp as DsmApp }) },
+    ).runInline();
+    return { digest: res.digest, row: res.workload.rows[0]!, kept: gcState.kept };
+  };
+  it.each([
+    ['page', 0],
+    ['object', REDUCTION_WINDOW],
+  ] as const)('%s runtime: the same run; kept intervals bounded (window %i) instead of growing', (runtime, window) => {
+    const all = gcRun(runtime, false);
+    const some = gcRun(runtime, true);
+    expect(some.row.correct).toBe(true);
+    expect(some.digest).toBe(all.digest);
+    expect(some.row).toEqual(all.row);
+    // without collecting, each processor keeps every interval: 4 per round, then processor 1's 100
+    expect(all.kept.slice(-GC_PROCS)).toEqual(Array(GC_PROCS).fill(GC_PROCS * GC_ROUNDS + GC_BURST));
+    // with it, what is left after the last barrier: each processor's last `window` intervals
+    expect(some.kept.slice(-GC_PROCS)).toEqual(Array(GC_PROCS).fill((GC_PROCS - 1) * Math.min(GC_ROUNDS, window) + Math.min(GC_ROUNDS + GC_BURST, window)));
+    expect(Math.max(...some.kept)).toBe(GC_PROCS * window);
+    if (runtime === 'page') expect(some.row.diffs).toBeGreaterThanOrEqual(GC_BURST); // the check fetched processor 1's 100 diffs of dropped intervals
   });
 });

@@ -46,6 +46,15 @@
  *   the units added and removed).
  * - Recording (record.ts, for the views; charges nothing): waits for a grant (lock), at a
  *   barrier (barrier) and serving on a signal (serve) as spans; notices per receiver; datagrams by type.
+ * - Host memory (bookkeeping of the simulator, charges nothing, changes no result): when a
+ *   barrier completes here (the departure incorporated; the manager: every departure sent), this
+ *   processor's vt is the barrier's (the manager's, which holds every interval) and no request
+ *   is outstanding (an acquirer waiting for a grant cannot have arrived), so every later request
+ *   carries a vt covering it: the intervals it covers are dropped (collect; `logFloor` counts
+ *   them), except, with write-notice reduction, each processor's last REDUCTION_WINDOW (the
+ *   bases a reduced interval may name). Paper 004 says nothing of TreadMarks' own garbage
+ *   collection of consistency data (it validates pages first, which would cost messages): it is
+ *   not modelled, the simulated run is the same with or without this.
  * Protocol bookkeeping (tables, encoding) is charged no CPU time (model: the per-message
  * software cost of the network, 25-30 us, dominates it); sends, receives, signals, mprotect
  * and traps are charged by the node.
@@ -169,6 +178,12 @@ export class Encoder {
     this.buf.set(src, this.pos);
     this.pos += src.length;
   }
+  /** Appends src[from, from + n). */
+  bytesFrom(src: Uint8Array, from: number, n: number): void {
+    this.room(n);
+    this.buf.set(src.subarray(from, from + n), this.pos);
+    this.pos += n;
+  }
   words(src: Uint32Array, from: number, n: number): void {
     this.room(4 * n);
     for (let i = 0; i < n; i++) this.dv.setUint32(this.pos + 4 * i, src[from + i]!, true);
@@ -185,9 +200,13 @@ export abstract class LrcRuntime implements Dsm {
   readonly stats: DsmStats = zeroStats();
   /** vt[p]: highest interval of p incorporated here. */
   readonly vt: Int32Array;
-  /** log[p][i - 1]: interval i of processor p (every interval incorporated here). */
+  /** log[p][i - 1 - logFloor[p]]: interval i of processor p (every interval incorporated here and not yet dropped by collect). */
   readonly log: Interval[][];
+  /** Intervals of each processor dropped after barriers (host memory only; see the contract). */
+  readonly logFloor: Int32Array;
   protected readonly out = new Encoder();
+  /** Host memory: drop the intervals no request can name again after each barrier (collect); off only to compare (tests). */
+  hostCollect = true;
   /** Write-notice reduction (an object runtime's switch): own intervals stored and sent as differences from similar earlier ones; `units` must then be ascending. */
   protected noticeReduction = false;
   private readonly inbuf: Uint8Array;
@@ -217,6 +236,7 @@ export abstract class LrcRuntime implements Dsm {
     this.recorder = new DsmRecorder(t.core, t.procs);
     this.vt = new Int32Array(this.procs);
     this.log = Array.from({ length: this.procs }, () => []);
+    this.logFloor = new Int32Array(this.procs);
     this.inbuf = new Uint8Array(t.maxDatagramBytes);
     this.partial = new Array<Encoder | null>(this.procs).fill(null);
     this.lockLast = new Int32Array(Math.max(locks, 1));
@@ -238,8 +258,8 @@ export abstract class LrcRuntime implements Dsm {
   protected abstract takeDirty(): Int32Array;
   /** The interval `id` of this processor was closed with `units` (write-protect them, keep twins). */
   protected abstract intervalClosed(id: number, units: Int32Array): void;
-  /** A write notice (unit, proc, id) arrived: record it, invalidate the local copy. */
-  protected abstract invalidate(unit: number, proc: number, id: number): void;
+  /** A write notice (unit, proc, id) arrived (the interval's vector-timestamp sum `vtSum`): record it, invalidate the local copy. */
+  protected abstract invalidate(unit: number, proc: number, id: number, vtSum: number): void;
   /** A unit message (type >= MSG.UNIT) from `from`, body at [HEADER_BYTES, len) of `msg`. */
   protected abstract serveUnit(type: number, from: number, msg: Uint8Array, dv: DataView, len: number): Sim<void>;
 
@@ -378,8 +398,10 @@ export abstract class LrcRuntime implements Dsm {
     for (let p = 0; p < this.procs; p++) {
       const seen = since[sinceOff + p]!;
       const mine = this.log[p]!;
+      const floor = this.logFloor[p]!;
+      if (seen < floor && seen < this.vt[p]!) throw new Error(`dsm processor ${this.me}: asked for interval ${seen + 1} of processor ${p}, which it dropped after a barrier every processor had passed`);
       for (let i = seen; i < this.vt[p]!; i++) {
-        this.encodeInterval(mine[i]!);
+        this.encodeInterval(mine[i - floor]!);
         count++;
       }
     }
@@ -449,15 +471,43 @@ export abstract class LrcRuntime implements Dsm {
         const minus = new Int32Array(minusN);
         for (let j = 0; j < minusN; j++) minus[j] = dv.getUint32(off + 4 * j, true);
         off += 4 * minusN;
-        const from = this.log[proc]![base - 1];
-        if (!from || base >= id) throw new Error(`dsm processor ${this.me}: interval ${id} of processor ${proc} is a difference from interval ${base}, which it has not incorporated`);
+        const from = this.interval(proc, base);
+        if (!from || base >= id) throw new Error(`dsm processor ${this.me}: interval ${id} of processor ${proc} is a difference from interval ${base}, which it has not incorporated (or dropped: more than ${REDUCTION_WINDOW} back)`);
         const plus = u;
         u = rebuild(from.units, plus, minus);
         this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u, base, plus, minus });
       } else this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u });
       units = u.length;
       this.vt[proc] = id;
-      for (let j = 0; j < units; j++) this.invalidate(u[j]!, proc, id);
+      for (let j = 0; j < units; j++) this.invalidate(u[j]!, proc, id, sum);
+    }
+  }
+
+  /** Interval `id` of processor p, if kept here (not yet dropped by collect). */
+  protected interval(p: number, id: number): Interval | undefined {
+    return this.log[p]![id - 1 - this.logFloor[p]!];
+  }
+
+  /** Interval records kept here (host memory; tests and measurements). */
+  retainedIntervals(): number {
+    let n = 0;
+    for (let p = 0; p < this.procs; p++) n += this.log[p]!.length;
+    return n;
+  }
+
+  /**
+   * Drops the intervals no request can name again (the contract's host memory): called when a
+   * barrier has completed here, vt = the barrier's. Charges nothing.
+   */
+  private collect(): void {
+    if (!this.hostCollect) return;
+    const keep = this.noticeReduction ? REDUCTION_WINDOW : 0;
+    for (let p = 0; p < this.procs; p++) {
+      const upTo = this.vt[p]! - keep;
+      const drop = upTo - this.logFloor[p]!;
+      if (drop <= 0) continue;
+      this.log[p]!.splice(0, drop);
+      this.logFloor[p] = upTo;
     }
   }
 
@@ -579,11 +629,12 @@ export abstract class LrcRuntime implements Dsm {
       for (let p = 0; p < this.procs; p++) e.u32(this.vt[p]!);
       // own intervals since the last arrival (the manager has the rest from their creators)
       e.u32(this.vt[this.me]! - this.lastBarrierId);
-      for (let i = this.lastBarrierId; i < this.vt[this.me]!; i++) this.encodeInterval(this.log[this.me]![i]!);
+      for (let i = this.lastBarrierId; i < this.vt[this.me]!; i++) this.encodeInterval(this.log[this.me]![i - this.logFloor[this.me]!]!);
       this.lastBarrierId = this.vt[this.me]!;
       this.departed = false;
       yield* this.sendOut(0);
       yield* this.waitUntil(() => this.departed);
+      this.collect();
       this.recorder.leave(k);
       return;
     }
@@ -601,6 +652,7 @@ export abstract class LrcRuntime implements Dsm {
       yield* this.sendOut(q);
       if (this.core.due()) yield DUE; // the departures' lines fill the epoch's write log
     }
+    this.collect();
     this.recorder.leave(k);
   }
 

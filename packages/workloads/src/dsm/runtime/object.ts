@@ -469,15 +469,14 @@ export class ObjectRuntime extends LrcRuntime {
   }
 
   protected intervalClosed(id: number, units: Int32Array): void {
-    const sum = this.log[this.me]![id - 1]!.vtSum;
+    const sum = this.interval(this.me, id)!.vtSum;
     for (let k = 0; k < units.length; k++) {
       this.lastWriter[units[k]!] = this.me;
       this.lastVtSum[units[k]!] = sum;
     }
   }
 
-  protected invalidate(o: number, proc: number, id: number): void {
-    const sum = this.log[proc]![id - 1]!.vtSum;
+  protected invalidate(o: number, proc: number, _id: number, sum: number): void {
     const last = this.lastVtSum[o]!;
     if (sum < last || (sum === last && proc < this.lastWriter[o]!)) return; // an older write than the one recorded
     this.lastWriter[o] = proc;

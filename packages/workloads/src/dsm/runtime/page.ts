@@ -19,7 +19,12 @@
  *   words that differ from the twin, run-length encoded) is made only when first needed: a diff
  *   request for it, a write fault on the page in a later interval (before the new twin), or a
  *   write notice from another processor invalidating the page. Then the twin is freed and the
- *   diff kept (no garbage collection of diffs here).
+ *   diff kept (no garbage collection of diffs here: a processor may hold an unapplied notice
+ *   for any diff until it faults on the page, and nothing local proves it has none; TreadMarks'
+ *   own collection validates pages first, which costs messages paper 004 does not give).
+ *   Host memory: the diffs are packed in 1 MB chunks, indexed per page by interval (ids rise:
+ *   a page's next twin comes after its previous diff), so the host holds about the diff bytes
+ *   the model counts, not an object per diff.
  * - Diff encoding: runs of changed 32-bit words: start word 2 B + word count 2 B + 4 B per word.
  * - Invalidation: a write notice (page, p, i) from another processor is recorded as unapplied and
  *   the page made invalid (mprotect none) if it was not.
@@ -56,6 +61,8 @@ const PAGE_LINES = PAGE_BYTES / 32;
 export const MAX_TWINS = 1024;
 const DIFF_REQ = MSG.UNIT;
 const DIFF_REPLY = MSG.UNIT + 1;
+/** Bytes of one chunk of the diff store (host memory, not simulated). */
+export const DIFF_CHUNK_BYTES = 1 << 20;
 /** CPU cycles per word compared when making a diff (model: a compare and a branch). */
 const DIFF_COMPARE_CYCLES_PER_WORD = 1;
 
@@ -77,10 +84,17 @@ export class PageRuntime extends LrcRuntime {
   private readonly freeTwins: number[] = [];
   /** Twin slots beyond MAX_TWINS taken so far (below twinBase). */
   private extraTwins = 0;
-  /** Unapplied write notices per page: proc * 2^32 + interval, in arrival order. */
+  /** Unapplied write notices per page: pairs (proc * 2^32 + interval, the interval's vector-timestamp sum), in arrival order. */
   private readonly pending: Array<number[] | undefined>;
-  /** Diffs this processor made: key interval * pages + page. */
-  private readonly diffs = new Map<number, Uint8Array>();
+  /** Vector-timestamp sums of the notices the fault being served asked for: proc * 2^32 + interval -> sum. */
+  private readonly fetchSums = new Map<number, number>();
+  /** Diffs this processor made, per page: triples (interval, store position, bytes), intervals rising. */
+  private readonly diffIndex: Array<number[] | undefined>;
+  /** The diff store: chunks of DIFF_CHUNK_BYTES; a store position is chunk * DIFF_CHUNK_BYTES + offset. */
+  private readonly diffChunks: Uint8Array[] = [];
+  private diffChunkPos = DIFF_CHUNK_BYTES;
+  private diffCount = 0;
+  private diffStoreBytes = 0;
   private readonly a = new Uint32Array(PAGE_WORDS);
   private readonly b = new Uint32Array(PAGE_WORDS);
   private readonly runBuf = new Uint8Array(PAGE_BYTES + 4 * PAGE_WORDS);
@@ -104,6 +118,7 @@ export class PageRuntime extends LrcRuntime {
     this.twinInterval = new Int32Array(this.pages);
     this.dirty = new Uint8Array(this.pages);
     this.pending = new Array<number[] | undefined>(this.pages);
+    this.diffIndex = new Array<number[] | undefined>(this.pages);
     t.protectPages(t.sharedBase, sharedBytes, PAGE_BYTES, PROT_READ, (addr, write) => this.fault(addr, write));
   }
 
@@ -196,14 +211,32 @@ export class PageRuntime extends LrcRuntime {
       pos += 4;
       for (let k = start; k < w; k++, pos += 4) dv.setUint32(pos, a[k]!, true);
     }
-    const diff = this.runBuf.slice(0, pos);
-    this.diffs.set(id * this.pages + page, diff);
+    this.keepDiff(page, id, pos);
     this.stats.diffs += 1;
-    this.stats.memoryBytes += diff.length - PAGE_BYTES; // the diff kept, the twin freed
+    this.stats.memoryBytes += pos - PAGE_BYTES; // the diff kept, the twin freed
     this.freeTwins.push(slot);
     this.core.protection.markPage(page, false);
     this.twinSlot[page] = -1;
     this.twinInterval[page] = 0;
+  }
+
+  /** Appends runBuf[0, bytes) to the diff store as the diff of interval `id` for `page`. */
+  private keepDiff(page: number, id: number, bytes: number): void {
+    if (this.diffChunks.length === 0 || this.diffChunkPos + bytes > DIFF_CHUNK_BYTES) {
+      this.diffChunks.push(new Uint8Array(DIFF_CHUNK_BYTES));
+      this.diffChunkPos = 0;
+    }
+    const c = this.diffChunks.length - 1;
+    this.diffChunks[c]!.set(this.runBuf.subarray(0, bytes), this.diffChunkPos);
+    (this.diffIndex[page] ??= []).push(id, c * DIFF_CHUNK_BYTES + this.diffChunkPos, bytes);
+    this.diffChunkPos += bytes;
+    this.diffCount++;
+    this.diffStoreBytes += bytes;
+  }
+
+  /** Diffs kept here and their bytes (host memory; tests and measurements). */
+  retainedDiffs(): { diffs: number; bytes: number; chunks: number } {
+    return { diffs: this.diffCount, bytes: this.diffStoreBytes, chunks: this.diffChunks.length };
   }
 
   // ------------------------------------------------------------ LRC hooks
@@ -223,10 +256,10 @@ export class PageRuntime extends LrcRuntime {
     }
   }
 
-  protected invalidate(page: number, proc: number, id: number): void {
+  protected invalidate(page: number, proc: number, id: number, vtSum: number): void {
     let list = this.pending[page];
     if (!list) list = this.pending[page] = [];
-    list.push(proc * 4294967296 + id);
+    list.push(proc * 4294967296 + id, vtSum);
     if (this.core.protection.get(page) === PROT_NONE) return;
     if (this.twinSlot[page]! >= 0) this.makeDiff(page); // keep this processor's changes before they are overwritten
     this.t.mprotect(page, PROT_NONE);
@@ -243,14 +276,27 @@ export class PageRuntime extends LrcRuntime {
       const countAt = e.pos;
       e.u32(0);
       let n = 0;
-      for (let id = firstId; id <= lastId; id++) {
-        if (this.twinSlot[page]! >= 0 && this.twinInterval[page] === id) this.makeDiff(page);
-        const diff = this.diffs.get(id * this.pages + page);
-        if (!diff) continue;
-        e.u32(id);
-        e.u32(diff.length);
-        e.bytes(diff);
-        n++;
+      const ti = this.twinInterval[page]!;
+      if (this.twinSlot[page]! >= 0 && ti >= firstId && ti <= lastId) this.makeDiff(page);
+      const index = this.diffIndex[page];
+      if (index) {
+        // the first diff at or after firstId (intervals rise along the index)
+        let lo = 0;
+        let hi = index.length / 3;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (index[3 * mid]! < firstId) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let k = 3 * lo; k < index.length && index[k]! <= lastId; k += 3) {
+          const at = index[k + 1]!;
+          const bytes = index[k + 2]!;
+          const chunk = Math.floor(at / DIFF_CHUNK_BYTES);
+          e.u32(index[k]!);
+          e.u32(bytes);
+          e.bytesFrom(this.diffChunks[chunk]!, at - chunk * DIFF_CHUNK_BYTES, bytes);
+          n++;
+        }
       }
       e.dv.setUint32(countAt, n, true);
       yield* this.sendOut(from);
@@ -265,9 +311,9 @@ export class PageRuntime extends LrcRuntime {
         const id = dv.getUint32(off, true);
         const bytes = dv.getUint32(off + 4, true);
         off += 8;
-        const iv = this.log[from]![id - 1];
-        if (!iv) throw new Error(`dsm processor ${this.me}: a diff of interval ${id} of processor ${from}, which it has not seen`);
-        this.got.push({ proc: from, id, vtSum: iv.vtSum, diff: new Uint8Array(dv.buffer.slice(dv.byteOffset + off, dv.byteOffset + off + bytes)) });
+        const vtSum = this.fetchSums.get(from * 4294967296 + id);
+        if (vtSum === undefined) throw new Error(`dsm processor ${this.me}: a diff of interval ${id} of processor ${from}, for which it holds no unapplied write notice on page ${page}`);
+        this.got.push({ proc: from, id, vtSum, diff: new Uint8Array(dv.buffer.slice(dv.byteOffset + off, dv.byteOffset + off + bytes)) });
         off += bytes;
       }
       if (off !== len) throw new Error(`dsm processor ${this.me}: a diff reply of ${len} B decoded to ${off} B`);
@@ -314,7 +360,10 @@ export class PageRuntime extends LrcRuntime {
     // per writer: the first and last unapplied interval
     const first = new Map<number, number>();
     const last = new Map<number, number>();
-    for (const key of list) {
+    this.fetchSums.clear();
+    for (let k = 0; k < list.length; k += 2) {
+      const key = list[k]!;
+      this.fetchSums.set(key, list[k + 1]!);
       const proc = Math.floor(key / 4294967296);
       const id = key - proc * 4294967296;
       if (!first.has(proc) || id < first.get(proc)!) first.set(proc, id);
@@ -336,6 +385,7 @@ export class PageRuntime extends LrcRuntime {
     this.stats.rounds += 1;
     yield* this.waitUntil(() => this.awaiting === 0);
     this.fetchPage = -1;
+    this.fetchSums.clear();
     this.got.sort((x, y) => x.vtSum - y.vtSum || x.proc - y.proc || x.id - y.id);
     this.t.mprotect(page, PROT_READ_WRITE);
     const addr = this.pageAddr(page);
