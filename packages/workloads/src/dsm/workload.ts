@@ -18,6 +18,13 @@
  *   (the paper's "object memory alloc." vs allocatedPerProcessorBytes) (paper 004 Table 3 or 4, the TreadMarks column for `page`, SkidMarks for `object`; MB read
  *   as 10^6 B: the paper does not say, and SOR's 1.64 MB per processor fits 10^6 (50.3e6 B of
  *   grid / 32 + 4 boundary rows), not 2^20).
+ * - `sorHoisting: false` (SOR only; absent = hoisted, so earlier runs keep their params and
+ *   digests): the un-hoisted SOR of Table 7 (apps/sor.ts), the array program on the page
+ *   runtime, the handle program on the object runtime, its pointers in the bottom of the
+ *   reserved private MB; its rows carry sorHoisting: false, and at paper-lg on 1 or 32
+ *   processors Table 7's time and ratio (hoisted 32-processor rows keep Table 4's). gc-tree rows
+ *   on 32 processors at a paper size carry Table 5's mark-and-sweep time, data and overlapped
+ *   requests and the ratios.
  * - The runtime is chosen from RUNTIMES by name: the object runtime plugs in with one line there.
  * - results.workload.dsm (extra.ts): each processor's interval timeline, the write-notice matrix
  *   and messages by type over the same timed part, from its recorder (runtime/record.ts); the
@@ -27,7 +34,7 @@
 import { z } from 'zod';
 import { WorkloadParamError, type ClusterCore, type Row, type SccCore, type WorkloadDef } from '@manycore/engine';
 import type { Dsm, DsmApp, DsmStats, SizeName } from './api';
-import { dsmApps } from './apps'; // the directory's index (the lint rule's '**/apps/**' is meant for apps/web)
+import { dsmApps, sorProgram, type SorSize } from './apps'; // the directory's index (the lint rule's '**/apps/**' is meant for apps/web)
 import { ObjectRuntime } from './runtime/object';
 import { PageRuntime } from './runtime/page';
 import { LrcRuntime } from './runtime/lrc';
@@ -59,6 +66,19 @@ interface PaperCell {
   overlapped: number;
   memMB: number;
 }
+/** Paper 004 Table 7 (SOR/lg, seconds): [processors][hoisting ? 'pref' : 'nopref'] per runtime (../shared/reference/dsm.md section 6). */
+export const PAPER_TABLE7: Record<1 | 32, Record<'pref' | 'nopref', { page: number; object: number }>> = {
+  1: { pref: { page: 27.57, object: 28.05 }, nopref: { page: 33.19, object: 47.47 } },
+  32: { pref: { page: 1.32, object: 1.31 }, nopref: { page: 1.54, object: 1.84 } },
+};
+/** Paper 004 Table 5, Tree with the mark-and-sweep collector on 32 processors (the copying collectors are not written). */
+export const PAPER_TABLE5: Record<'page' | 'object', { timeS: number; dataMB: number; overlapped: number }> = {
+  page: { timeS: 9.99, dataMB: 42.7, overlapped: 239000 },
+  object: { timeS: 3.95, dataMB: 13.9, overlapped: 57400 },
+};
+/** Private memory for the program's own variables (the un-hoisted SOR's pointers): the bottom of the 1 MB both transports reserve below the DSM region. */
+const PROGRAM_BYTES = 1 << 20;
+
 /** Paper 004 Tables 3 and 4 (32 processors): [TreadMarks, SkidMarks] (../shared/reference/dsm.md section 6). */
 export const PAPER_32: Record<string, { table: string; page: PaperCell; object: PaperCell }> = {
   'sor/paper-sm': { table: 'Table 4', page: { timeS: 1.1, dataMB: 23.6, messages: 12564, overlapped: 4962, memMB: 1.64 }, object: { timeS: 1.1, dataMB: 23.6, messages: 12564, overlapped: 4962, memMB: 1.64 } },
@@ -83,6 +103,11 @@ function paramsFor(appNames: [string, ...string[]]) {
     lazyAllocation: SWITCH('lazy allocation, local storage only at first access'),
     writeAggregation: SWITCH('write aggregation, twin the page and make all its objects writable'),
     writeNoticeReduction: SWITCH('write-notice reduction, send intervals as differences from similar earlier ones'),
+    // optional, not defaulted: an absent switch is hoisting, and the params (in every run's digest) stay as they were
+    sorHoisting: z
+      .boolean()
+      .optional()
+      .describe("sor only (absent = true): the compiler's hoisting of row pointers and handles out of the inner loop (paper 004 section 4, Table 7 'pref.'); false: every reference reloads them (the page runtime runs TreadMarks' a[i][j], the object runtime SkidMarks' a->handle[i]->handle[j])"),
   });
 }
 export type DsmParams = z.infer<ReturnType<typeof paramsFor>>;
@@ -129,8 +154,8 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
       // private window (64 MB, or 128 MB for paper-lg), plus each ordered pair's receive slots
       // (8 x 65,568 B = 524,544 B, which straddle at most 5 blocks of 128 KB: 640 KB). Backed
       // lazily by the host: only what the nodes touch takes memory. Capped at 4 GB less one block:
-      // one JavaScript typed array holds at most 4 GB (V8), and a pool of exactly 2^32 bytes
-      // deadlocks the cluster (a 32-bit size in the engine); 32 x 128 MB windows exceed it, and a
+      // one JavaScript typed array holds at most 4 GB (V8; a pool of exactly 2^32 bytes works since
+      // layout.ts poolWords, the cap is kept so the rows' configs stay the same); 32 x 128 MB windows exceed it, and a
       // node touching its whole window runs out with the pool's own message.
       const windowMB = p.size === 'paper-lg' ? 128 : 64;
       const pairsKB = p.processors * (p.processors - 1) * 640;
@@ -152,11 +177,17 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
       if (!RUNTIMES[p.runtime]) throw new WorkloadParamError(`runtime ${p.runtime}: the object runtime is not built yet`, 'runtime');
       const app = appOf(p);
       if (app.sizes[p.size as SizeName] == null) throw new WorkloadParamError(`app ${p.app} (${app.title}) is not written yet`, 'app');
+      if (p.sorHoisting === false && p.app !== 'sor') throw new WorkloadParamError(`sorHoisting = false: only app sor has the un-hoisted variant (paper 004 Table 7), not ${p.app}`, 'sorHoisting', 'true for this app');
       return Array.from({ length: p.processors }, (_, i) => i);
     },
     *program(core: ClusterCore | SccCore, p: DsmParams) {
       const app = appOf(p);
-      const size = app.sizes[p.size as SizeName];
+      const size0 = app.sizes[p.size as SizeName];
+      // SOR without hoisting (Table 7): the page runtime runs the array program, the object runtime the handle program
+      const size =
+        p.app === 'sor' && p.sorHoisting === false
+          ? sorProgram(size0 as SorSize, { hoisting: false, access: p.runtime === 'object' ? 'handle' : 'array', programBase: core.privateBase, programBytes: PROGRAM_BYTES })
+          : size0;
       // the SCC: the same window as the cluster's (64 MB, 128 MB for paper-lg) less the reserved MB
       const scc = core.chip.family === 'scc' ? sccTransport(core as SccCore, p.processors, { regionBytes: (p.size === 'paper-lg' ? 128 << 20 : 64 << 20) - SCC_RESERVED_BYTES }) : null;
       const t = scc ?? clusterTransport(core as ClusterCore, p.processors);
@@ -202,7 +233,26 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
         out.chip = chip.family;
         out.mpbPieces = procs.reduce((s, r) => s + (r.mpbPieces as number), 0);
       }
-      const paper = p.processors === 32 ? PAPER_32[`${p.app}/${p.size}`] : undefined;
+      const hoisting = p.sorHoisting !== false;
+      if (p.app === 'sor' && !hoisting) out.sorHoisting = false; // hoisted rows keep their fields (and digests)
+      const t7 = p.app === 'sor' && p.size === 'paper-lg' && (p.processors === 1 || p.processors === 32) ? PAPER_TABLE7[p.processors as 1 | 32][hoisting ? 'pref' : 'nopref'][p.runtime] : undefined;
+      const paper = p.processors === 32 && hoisting ? PAPER_32[`${p.app}/${p.size}`] : undefined;
+      if (t7 !== undefined && !paper) {
+        out.paperTable = 'Table 7';
+        out.paperTimeNs = t7 * 1e9;
+        out.timeRatio = ratio(out.timeNs as number, t7 * 1e9);
+      }
+      const t5 = p.app === 'gc-tree' && p.processors === 32 && p.size !== 'small' ? PAPER_TABLE5[p.runtime] : undefined;
+      if (t5) {
+        // Table 5 has no message count and no memory row
+        out.paperTable = 'Table 5 (mark-and-sweep)';
+        out.paperTimeNs = t5.timeS * 1e9;
+        out.timeRatio = ratio(out.timeNs as number, t5.timeS * 1e9);
+        out.paperBytes = t5.dataMB * MB;
+        out.bytesRatio = ratio(out.bytes as number, t5.dataMB * MB);
+        out.paperOverlappedRequests = t5.overlapped;
+        out.overlappedRequestsRatio = ratio(out.overlappedRequests as number, t5.overlapped);
+      }
       if (paper) {
         const c = paper[p.runtime];
         out.paperTable = paper.table;

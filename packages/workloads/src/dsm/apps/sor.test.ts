@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { sor, sorBand, sorChecksum, sorReference, sorWidth, type SorSize } from './sor';
+import { runProgram, Simulation, type ClusterCore, type Results } from '@manycore/engine';
+import type { CheckResult, DsmApp } from '../api';
+import { LocalDsm } from '../local';
+import { makeDsmWorkload } from '../workload';
+import { workloads } from '../../index';
+import { dsmApps } from './index';
+import { sor, sorBand, sorChecksum, sorProgram, sorProgramBytes, sorReference, sorValidate, sorWidth, type SorAccess, type SorSize } from './sor';
 import { runInterleaved, runOnLocal } from './test-helper';
 
 const tiny: SorSize = { rows: 6, cols: 9, steps: 2 };
@@ -81,5 +87,102 @@ describe('Red-Black SOR on the sequential runtime', () => {
     expect(sor.locks(sor.sizes.small, 32)).toBe(0);
     expect(() => sorReference({ rows: 2, cols: 9, steps: 1 })).toThrow('sor: rows must be an integer >= 3, got 2');
     expect(() => sorReference({ rows: 5, cols: 9, steps: 0.5 })).toThrow('sor: steps must be an integer >= 1, got 0.5');
+  });
+});
+
+/** One node of cluster-1999 running SOR on the sequential runtime; `loads` / `stores`: the core's own counters at the end of run. */
+function runAlone(size: SorSize): { check: CheckResult; loads: number; stores: number } {
+  let out: { check: CheckResult; loads: number; stores: number } | undefined;
+  runProgram<ClusterCore>({
+    preset: 'cluster-1999',
+    cores: [0],
+    quantumNs: 100_000,
+    *program(core) {
+      const dsm = new LocalDsm(core, core.privateBase + PROGRAM_BYTES); // the arrays above the program's own variables
+      yield* sor.run(dsm, size);
+      const loads = core.counter('loads');
+      const stores = core.counter('stores');
+      out = { check: yield* sor.check(dsm, size), loads, stores };
+    },
+  });
+  return out!;
+}
+const PROGRAM_BYTES = 1 << 20;
+
+describe('Red-Black SOR without hoisting (paper 004 section 4, Table 7 "nopref.")', () => {
+  const size: SorSize = { rows: 10, cols: 17, steps: 3 };
+  // relaxed elements: per step and colour, 8 interior rows of 7 or 8 slots (15 per pair of rows): 3 x 2 x 4 x 15
+  const relaxed = 3 * 2 * 4 * 15;
+  const initElems = 2 * size.rows * sorWidth(size);
+  // opens (each one stores the row's address into its pointer or handle entry): init 2 x 10, each phase 8 written + 10 read
+  const opens = 2 * 10 + 3 * 2 * (8 + 10);
+  const variant = (access: SorAccess): SorSize => sorProgram(size, { hoisting: false, access, programBase: 0x10000000, programBytes: PROGRAM_BYTES });
+
+  it('the array (TreadMarks) and handle (SkidMarks) programs give the bit-exact sequential grid, with 6 and 12 more loads per element, counted by the core', () => {
+    const hoisted = runAlone(size);
+    expect(hoisted.check.correct).toBe(true);
+    const array = runAlone(variant('array'));
+    const handle = runAlone(variant('handle'));
+    expect(array.check).toEqual(hoisted.check);
+    expect(handle.check).toEqual(hoisted.check);
+    // array: per relaxed element the 2 globals and 4 row pointers; per initial value the global and the row pointer
+    expect(array.loads - hoisted.loads).toBe(6 * relaxed + 2 * initElems);
+    // handle: + the 2 pointer arrays' handle entries and the 4 rows' handle entries; per initial value 4
+    expect(handle.loads - hoisted.loads).toBe(12 * relaxed + 4 * initElems);
+    // stores: the globals, (handle) the pointer arrays' entries and their row OIDs, and one per open
+    expect(array.stores - hoisted.stores).toBe(2 + opens);
+    expect(handle.stores - hoisted.stores).toBe(2 + 2 + 2 * size.rows + opens);
+    expect(sorProgramBytes(variant('handle'))).toBe(32 + 4 * (2 + 20) + 4 * 20);
+  });
+
+  it('the un-hoisted program uses the pointers it loads: with its pointer area on top of the grid, the grid stores overwrite them and the next reference goes astray', () => {
+    // programBase = the red array's first row: initialising row 0 (boundary values 1.0 = 0x3ff00000 00000000) overwrites the globals
+    expect(() => runAlone(sorProgram(size, { hoisting: false, access: 'array', programBase: 0x10000000 + PROGRAM_BYTES, programBytes: PROGRAM_BYTES }))).toThrow(/address 0x0 is outside its private memory/);
+  });
+
+  it('rejects an un-hoisted size without room for its pointers, naming what is missing', () => {
+    expect(() => sorValidate({ ...size, hoisting: false })).toThrow('sor: without hoisting the program needs programBase (a 32-byte aligned address of private memory for its pointers), got undefined');
+    expect(() => sorValidate({ ...size, hoisting: false, access: 'handle', programBase: 0, programBytes: 64 })).toThrow('sor: without hoisting the program\'s pointers need 200 B of private memory (10 rows, access handle), but programBytes is 64');
+    expect(sorProgram(size, { hoisting: true, access: 'handle', programBase: 0, programBytes: 0 })).toBe(size);
+  });
+});
+
+describe('dsm workload: sorHoisting (Table 7) on the cluster', () => {
+  const mini: DsmApp<SorSize> = { ...sor, sizes: { ...sor.sizes, small: { rows: 34, cols: 1023, steps: 2 } } };
+  const reg = { ...workloads, dsm: makeDsmWorkload({ ...dsmApps, sor: mini as DsmApp }) };
+  const run = (params: Record<string, unknown>): Results =>
+    new Simulation({ version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'sor', ...params } }, seed: 1 }, reg).runInline();
+  const PROTOCOL = ['messages', 'bytes', 'overlappedRequests', 'rounds', 'readFaults', 'writeFaults', 'writeNotices', 'diffs', 'twins', 'allocatedPerProcessorBytes', 'check'];
+  const protocol = (r: Record<string, unknown>) => Object.fromEntries(PROTOCOL.map((k) => [k, r[k]]));
+
+  it.each(['page', 'object'])('%s runtime on 4 processors: the same protocol and result, more loads and more time without hoisting (more for the handle program)', (runtime) => {
+    const pref = run({ runtime, processors: 4 });
+    const nopref = run({ runtime, processors: 4, sorHoisting: false });
+    const [a, b] = [pref.workload.rows[0]!, nopref.workload.rows[0]!];
+    expect(b.correct).toBe(true);
+    expect(protocol(b)).toEqual(protocol(a));
+    expect(b.sorHoisting).toBe(false);
+    expect('sorHoisting' in a).toBe(false);
+    // 32 interior rows x 511 or 510 slots x 2 steps x 2 colours = 65,408 relaxed elements; init 34 x 2 x 512
+    const relaxed = 2 * 2 * 16 * (511 + 510);
+    const perElement = runtime === 'page' ? 6 : 12;
+    const extra = nopref.simulated.chip.loads - pref.simulated.chip.loads;
+    expect(extra).toBe(perElement * relaxed + (perElement / 3) * 34 * 2 * 512);
+    expect(b.timeNs as number).toBeGreaterThan(a.timeNs as number);
+  });
+
+  it('rows at paper-lg on 1 processor carry Table 7\'s time for their runtime and variant (here a tiny stand-in for paper-lg)', () => {
+    const tinyLg: DsmApp<SorSize> = { ...sor, sizes: { ...sor.sizes, 'paper-lg': { rows: 6, cols: 17, steps: 1 } } };
+    const lgReg = { ...workloads, dsm: makeDsmWorkload({ ...dsmApps, sor: tinyLg as DsmApp }) };
+    const row = (params: Record<string, unknown>) =>
+      new Simulation({ version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'sor', size: 'paper-lg', processors: 1, ...params } }, seed: 1 }, lgReg).runInline().workload.rows[0]!;
+    const skid = row({ runtime: 'object', sorHoisting: false });
+    expect([skid.paperTable, skid.paperTimeNs, skid.correct]).toEqual(['Table 7', 47.47e9, true]);
+    expect(skid.timeRatio).toBe(Math.round(((skid.timeNs as number) / 47.47e9) * 1000) / 1000);
+    expect(row({ runtime: 'page' }).paperTimeNs).toBe(27.57e9);
+  });
+
+  it('refuses sorHoisting = false for another app', () => {
+    expect(() => run({ app: 'water-nsq', sorHoisting: false })).toThrow('sorHoisting = false: only app sor has the un-hoisted variant (paper 004 Table 7), not water-nsq');
   });
 });

@@ -32,6 +32,33 @@
  *   once (own rows plus the two boundary rows of the neighbours, rolling up/mid/down row
  *   addresses down the band; a cached address is never used across a synchronisation).
  *   `dsm.poll()` once per row.
+ * - Without hoisting (`hoisting: false`, Table 7 "nopref."; the workload's `sorHoisting`): the
+ *   un-optimised loops of paper 004 section 4 (lines 166-176). Every grid reference of the inner
+ *   loop reaches its row through the program's pointer structures with real 32-bit loads of the
+ *   core, and uses the loaded address: `access: 'array'` (TreadMarks' original program,
+ *   `a[i][j]`): the global `a`, then the row pointer `a[i]`; `access: 'handle'` (SkidMarks'
+ *   handle program, `a->handle[i]->handle[j]`): the global `a` (the pointer array's OID), its
+ *   handle entry `a->handle`, the row's OID `a->handle[i]`, the row's handle entry `->handle`.
+ *   Compiler model (the paper names none; a 1999 gcc -O2): these loads cannot move out of the
+ *   loop (the grid store may alias them, line 168) but are shared within one iteration (no
+ *   store between them): per element 2 globals and 4 row pointers (own i, other i - 1, i, i + 1)
+ *   for 'array' (6 loads), and in addition 2 array handle entries and 4 row handle entries for
+ *   'handle' (12 loads). The initialisation loop reaches its row the same way (2 or 4 loads per
+ *   element). Faults are taken where the hoisted program takes them: `open` at the row's first
+ *   access (the un-hoisted loop's first reference faults on the same row; the handle program
+ *   then reloads the handle the runtime changed), so the protocol is the hoisted one's.
+ *   The program's variables live at `programBase` (each processor's private memory, below the
+ *   DSM region: the transports' reserved 1 MB): globals (2 words), then for 'array' the two
+ *   row-pointer arrays (rows words each), for 'handle' the handle entries (2 pointer arrays,
+ *   then the red rows, the black rows: an OID is its entry's address) and the two pointer
+ *   arrays' storage (rows OIDs each). (model) The row's address is stored into its pointer or
+ *   handle entry at each open (one store per row opening): for SkidMarks this stands for the
+ *   handle update of the fault handler (the lab's runtime keeps its handle table outside
+ *   simulated memory), for TreadMarks it rewrites the pointer the real program writes once.
+ *   Each processor writes its own copy of the read-only pointer arrays at start (model: in the
+ *   paper they are shared, written once and never invalidated; the lab moves no protocol
+ *   traffic for them). No extra `compute`: the loads are the extra instructions (x86 addressing
+ *   modes do the index arithmetic).
  * - Arithmetic per element: new = old + OMEGA (0.25 (up + down + left + right) - old), OMEGA =
  *   1.25 (model: any 1 < omega < 2 is over-relaxation; the paper gives none). Five loads and a
  *   store are the core's own accesses; the arithmetic is charged as `compute`: 5 x87 adds and
@@ -42,13 +69,28 @@
  *   one element, 22 cycles, overlaps with the next ones'); 10 instructions (7 x87 + 3 loop).
  * Units: bytes, core cycles.
  */
-import type { CheckResult, Dsm, DsmApp, SharedArrayDesc, SizeName } from '../api';
+import type { CheckResult, Dsm, DsmApp, DsmCore, SharedArrayDesc, SizeName } from '../api';
 import type { Sim } from '@manycore/engine';
+
+/** How the un-hoisted program reaches a row (module comment): TreadMarks' `a[i][j]` or SkidMarks' `a->handle[i]->handle[j]`. */
+export type SorAccess = 'array' | 'handle';
 
 export interface SorSize {
   rows: number;
   cols: number;
   steps: number;
+  /** Table 7 "pref." (default true); false: the un-optimised loops (module comment). Not part of the result. */
+  hoisting?: boolean;
+  /** Without hoisting: how a reference reaches its row (default 'array'). */
+  access?: SorAccess;
+  /** Without hoisting: first byte and size of this processor's private memory for the program's own variables. */
+  programBase?: number;
+  programBytes?: number;
+}
+
+/** The size with the program variant of a run (what the `dsm` workload passes for `sorHoisting`); hoisting keeps the size as it is. */
+export function sorProgram(size: SorSize, opts: { hoisting: boolean; access: SorAccess; programBase: number; programBytes: number }): SorSize {
+  return opts.hoisting ? size : { ...size, hoisting: false, access: opts.access, programBase: opts.programBase, programBytes: opts.programBytes };
 }
 
 /** Scalar double access: a DsmCore in the simulation, ReferenceMemory in plain JavaScript. */
@@ -88,6 +130,62 @@ export function sorValidate(size: SorSize): void {
     ['steps', steps, 1],
   ] as const)
     if (!Number.isInteger(v) || v < min) throw new Error(`sor: ${k} must be an integer >= ${min}, got ${String(v)}`);
+  if (size.hoisting === false) {
+    if (size.access !== undefined && size.access !== 'array' && size.access !== 'handle') throw new Error(`sor: access must be 'array' or 'handle', got ${String(size.access)}`);
+    const need = sorProgramBytes(size);
+    if (size.programBase === undefined || !Number.isInteger(size.programBase) || size.programBase % 32 !== 0)
+      throw new Error(`sor: without hoisting the program needs programBase (a 32-byte aligned address of private memory for its pointers), got ${String(size.programBase)}`);
+    if (size.programBytes === undefined || size.programBytes < need)
+      throw new Error(`sor: without hoisting the program's pointers need ${need} B of private memory (${size.rows} rows, access ${size.access ?? 'array'}), but programBytes is ${String(size.programBytes)}`);
+  }
+}
+
+/** Bytes of the un-hoisted program's own variables (module comment's layout). */
+export function sorProgramBytes(size: SorSize): number {
+  return 32 + (size.access === 'handle' ? 4 * (2 + 2 * size.rows) + 4 * 2 * size.rows : 4 * 2 * size.rows);
+}
+
+/**
+ * Where the un-hoisted program's variables are (module comment): `globals` (2 words, by colour),
+ * 'array': `ptr` (row-pointer arrays, by colour); 'handle': `handles` (entries: the 2 pointer
+ * arrays, then rows of red, rows of black) and `ptr` (the pointer arrays' storage: row OIDs).
+ */
+interface Chain {
+  handles: boolean;
+  globals: number;
+  ptr: [number, number];
+  entries: number;
+  rows: number;
+}
+
+function chainOf(size: SorSize): Chain {
+  const base = size.programBase!;
+  const rows = size.rows;
+  const handles = size.access === 'handle';
+  const entries = base + 32;
+  const ptr0 = handles ? entries + 4 * (2 + 2 * rows) : base + 32;
+  return { handles, globals: base, ptr: [ptr0, ptr0 + 4 * rows], entries, rows };
+}
+
+/** The word the program loads last to find row i of `colour`: its pointer (array) or its handle entry (handle). */
+const rowSlot = (c: Chain, colour: number, i: number): number => (c.handles ? c.entries + 4 * (2 + colour * c.rows + i) : c.ptr[colour]! + 4 * i);
+
+/** The program's start-up stores (each processor's own copy): globals, and for 'handle' the pointer arrays' entries and their OIDs. */
+function initChain(core: DsmCore, c: Chain): void {
+  for (const colour of COLOURS) {
+    if (c.handles) {
+      core.store32(c.globals + 4 * colour, c.entries + 4 * colour); // a = the pointer array's OID
+      core.store32(c.entries + 4 * colour, c.ptr[colour]!); // a->handle = its storage
+      for (let i = 0; i < c.rows; i++) core.store32(c.ptr[colour]! + 4 * i, rowSlot(c, colour, i)); // a->handle[i] = the row's OID
+    } else core.store32(c.globals + 4 * colour, c.ptr[colour]!); // a = the row-pointer array
+  }
+}
+
+/** The row's address as the un-hoisted reference computes it: 2 loads ('array') or 4 ('handle'). */
+function rowVia(core: DsmCore, c: Chain, colour: number, i: number): number {
+  const a = core.load32(c.globals + 4 * colour);
+  if (!c.handles) return core.load32(a + 4 * i);
+  return core.load32(core.load32(core.load32(a) + 4 * i));
 }
 
 /** Doubles per colour row. */
@@ -139,6 +237,54 @@ function relaxRow(mem: F64Access, size: SorSize, colour: number, i: number, out:
   return jTo - jFrom + 1;
 }
 
+/**
+ * relaxRow without hoisting: every element reaches its four rows through the program's pointers
+ * (module comment: 6 loads per element for 'array', 12 for 'handle', shared within the element),
+ * then the same loads, arithmetic and store as relaxRow, in the same order (the same result).
+ */
+function relaxRowChained(core: DsmCore, size: SorSize, colour: number, i: number, c: Chain): number {
+  const s = offsetOf(colour, i);
+  const jFrom = s === 0 ? 1 : 0;
+  const jTo = Math.floor((size.cols - 2 - s) / 2);
+  const gOwn = c.globals + 4 * colour;
+  const gOther = c.globals + 4 * (1 - colour);
+  const di = 4 * i;
+  for (let j = jFrom; j <= jTo; j++) {
+    let a = core.load32(gOwn);
+    let b = core.load32(gOther);
+    if (c.handles) {
+      a = core.load32(a); // a->handle: the pointer array's storage
+      b = core.load32(b);
+    }
+    let out = core.load32(a + di);
+    let up = core.load32(b + di - 4);
+    let mid = core.load32(b + di);
+    let down = core.load32(b + di + 4);
+    if (c.handles) {
+      out = core.load32(out); // ->handle: the row's address in its current view
+      up = core.load32(up);
+      mid = core.load32(mid);
+      down = core.load32(down);
+    }
+    const o = out + 8 * j;
+    const old = core.loadF64(o);
+    const sum = core.loadF64(up + 8 * j) + core.loadF64(down + 8 * j) + (core.loadF64(mid + 8 * (j - 1 + s)) + core.loadF64(mid + 8 * (j + s)));
+    core.storeF64(o, old + OMEGA * (0.25 * sum - old));
+  }
+  return jTo - jFrom + 1;
+}
+
+/** initRow without hoisting: each element's row reached through the pointers (2 or 4 loads). */
+function initRowChained(core: DsmCore, size: SorSize, colour: number, i: number, c: Chain): number {
+  const w = sorWidth(size);
+  const s = offsetOf(colour, i);
+  for (let j = 0; j < w; j++) {
+    const col = 2 * j + s;
+    core.storeF64(rowVia(core, c, colour, i) + 8 * j, col < size.cols ? sorInitial(size, i, col) : 0);
+  }
+  return w;
+}
+
 /** The sequential computation in plain JavaScript: red then black rows, rows x W doubles each. */
 export function sorReference(size: SorSize): { red: Float64Array; black: Float64Array } {
   sorValidate(size);
@@ -179,12 +325,20 @@ function* run(dsm: Dsm, size: SorSize): Sim<void> {
   const core = dsm.core;
   const colours = arrays(dsm, size);
   const [begin, end] = sorBand(size, dsm.me, dsm.procs);
+  const chain = size.hoisting === false ? chainOf(size) : null;
+  if (chain) initChain(core, chain);
+  /** Opens row i of `colour` (the faults of its first access); without hoisting, its pointer or handle entry gets the address. */
+  const openRow = function* (colour: number, i: number, write: boolean): Sim<number> {
+    const addr = yield* dsm.open(colours[colour]!, i, write);
+    if (chain) core.store32(rowSlot(chain, colour, i), addr);
+    return addr;
+  };
   const initFrom = dsm.me === 0 ? 0 : begin;
   const initTo = dsm.me === dsm.procs - 1 ? size.rows : end;
   for (let i = initFrom; i < initTo; i++) {
     for (const colour of COLOURS) {
-      const addr = yield* dsm.open(colours[colour]!, i, true);
-      const n = initRow(core, size, colour, i, addr);
+      const addr = yield* openRow(colour, i, true);
+      const n = chain ? initRowChained(core, size, colour, i, chain) : initRow(core, size, colour, i, addr);
       core.compute(n, n); // model: one cycle of integer arithmetic per initial value (not timed by the paper)
     }
     yield* dsm.poll();
@@ -193,14 +347,13 @@ function* run(dsm: Dsm, size: SorSize): Sim<void> {
   for (let step = 0; step < size.steps; step++) {
     for (const colour of COLOURS) {
       if (begin < end) {
-        const own = colours[colour]!;
-        const other = colours[1 - colour]!;
-        let up = yield* dsm.open(other, begin - 1, false);
-        let mid = yield* dsm.open(other, begin, false);
+        const other = 1 - colour;
+        let up = yield* openRow(other, begin - 1, false);
+        let mid = yield* openRow(other, begin, false);
         for (let i = begin; i < end; i++) {
-          const down = yield* dsm.open(other, i + 1, false);
-          const out = yield* dsm.open(own, i, true);
-          const n = relaxRow(core, size, colour, i, out, up, mid, down);
+          const down = yield* openRow(other, i + 1, false);
+          const out = yield* openRow(colour, i, true);
+          const n = chain ? relaxRowChained(core, size, colour, i, chain) : relaxRow(core, size, colour, i, out, up, mid, down);
           core.compute(n * SOR_CYCLES_PER_ELEMENT, n * SOR_INSTRUCTIONS_PER_ELEMENT);
           up = mid;
           mid = down;
