@@ -166,12 +166,6 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
       if (chip.family === 'scc') {
         const problem = sccTransportProblem(chip, p.processors);
         if (problem) throw new WorkloadParamError(`processors = ${p.processors}: ${problem}`, 'processors', `at most ${Math.min(chip.topo.cores, 64)} on this chip`);
-        if (p.runtime === 'object')
-          throw new WorkloadParamError(
-            'runtime object: the object runtime protects objects by aliased mappings of one page range, which the SCC core model does not offer; only the page runtime runs on the SCC',
-            'runtime',
-            'page on the SCC',
-          );
       }
       if (p.processors > chip.topo.cores) throw new WorkloadParamError(`processors = ${p.processors}, but the cluster has ${chip.topo.cores} nodes`, 'processors', `at most ${chip.topo.cores}`);
       if (!RUNTIMES[p.runtime]) throw new WorkloadParamError(`runtime ${p.runtime}: the object runtime is not built yet`, 'runtime');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { runProgram } from '../../testing';
 import { DUE } from '../../core';
+import { PROT_NONE, PROT_READ, PROT_READ_WRITE } from '../../page-protection';
 import type { SccCore as Core } from './core';
 import type { Sim } from '../../vocabulary';
 
@@ -445,5 +446,111 @@ describe('synchronisation', () => {
         },
       }),
     ).toThrow(/core 0: more than 4096 line writes without yielding; yield DUE in long loops/);
+  });
+});
+
+describe('aliased views (mapAliases)', () => {
+  // three views of 64 KB: view 0 at the end of the first 16 MB LUT page, views 1 and 2 in the
+  // next LUT page (the fold happens before the LUT: the views need not share a LUT page)
+  const BASE = 0x00ff0000;
+  const BYTES = 0x10000;
+
+  it('a store through one view is read through the others: one physical line in the caches and in memory', () => {
+    const got: Record<string, number | number[]> = {};
+    const r = runProgram({
+      cores: [0],
+      *program(core) {
+        core.mapAliases(BASE, BYTES, 3);
+        // a store that misses (no write-allocate) goes to memory; a load through another view reads it there
+        core.storeF64(BASE + 2 * BYTES + 8, 7.25);
+        got.fromMemory = core.loadF64(BASE + BYTES + 8);
+        const misses = core.l1.valid;
+        // the line is now in L1: a store through view 0 updates it, and views 1 and 2 hit it
+        core.storeF64(BASE + 8, 2.5);
+        got.view1 = core.loadF64(BASE + BYTES + 8);
+        got.view2 = core.loadF64(BASE + 2 * BYTES + 8);
+        got.l1LinesAdded = core.l1.valid - misses;
+        // bulk ranges fold line by line (a range that crosses pages and views' line offsets)
+        const src = new Uint8Array(100).map((_, i) => i + 1);
+        core.writeRange(BASE + 2 * BYTES + 4096 - 36, 100, src);
+        const dst = new Uint8Array(100);
+        core.readRange(BASE + 4096 - 36, 100, dst);
+        got.bulk = [dst[0]!, dst[50]!, dst[99]!];
+        // past the last view: its own memory, not folded
+        got.beyond = core.loadF64(BASE + 3 * BYTES + 8);
+        core.storeF64(BASE + 3 * BYTES + 16, 9);
+        got.view0After = core.loadF64(BASE + 16);
+      },
+    });
+    expect(got).toEqual({ fromMemory: 7.25, view1: 2.5, view2: 2.5, l1LinesAdded: 0, bulk: [1, 51, 100], beyond: 0, view0After: 0 });
+    expect(r.simulated.cores[0]!.dramWrites).toBeGreaterThan(0);
+  });
+
+  it('the first load through view 1 after view 0 hits L1 in l1d.hitCycles', () => {
+    const cycles: number[] = [];
+    const r = runProgram({
+      cores: [0],
+      *program(core) {
+        core.mapAliases(BASE, BYTES, 2);
+        core.load32(BASE + 64);
+        core.fence();
+        const t = core.now;
+        core.load32(BASE + BYTES + 64);
+        cycles.push((core.now - t) / core.period, core.chip.l1d.hitCycles);
+      },
+    });
+    expect(cycles[0]).toBe(cycles[1]);
+    expect(r.simulated.cores[0]).toMatchObject({ l1Misses: 1, l1Hits: 1 });
+  });
+
+  it('each view keeps its own page protection', () => {
+    const log: string[] = [];
+    runProgram({
+      cores: [0],
+      *program(core) {
+        core.mapAliases(BASE, BYTES, 3);
+        const pages = BYTES / 4096;
+        core.enableProtection({ base: BASE, bytes: 3 * BYTES, pageBytes: 4096, initial: PROT_NONE, trapCycles: 0 }, function* () {});
+        for (let p = 0; p < pages; p++) {
+          core.protection.set(pages + p, PROT_READ);
+          core.protection.set(2 * pages + p, PROT_READ_WRITE);
+        }
+        core.store32(BASE + 2 * BYTES + 4, 11); // the read-write view
+        log.push(String(core.load32(BASE + BYTES + 4))); // the read-only view: same memory
+        const attempts: Array<() => void> = [
+          () => core.load32(BASE + 4), // the invalid view
+          () => core.store32(BASE + BYTES + 4, 1), // the read-only view
+          () => core.readRange(BASE + 4096, 64), // a bulk range through the invalid view
+        ];
+        for (const f of attempts) {
+          try {
+            f();
+            log.push('allowed');
+          } catch (e) {
+            log.push((e as Error).message);
+          }
+        }
+      },
+    });
+    expect(log).toEqual([
+      '11',
+      'core 0: load from 0xff0004 on invalid page 0: take the fault first (yield* core.touch(addr, bytes, false))',
+      'core 0: store to 0x1000004 on read-only page 16: take the fault first (yield* core.touch(addr, bytes, true))',
+      'core 0: load from 0xff1000 on invalid page 1: take the fault first (yield* core.touch(addr, bytes, false))',
+    ]);
+  });
+
+  it('rejects views that are not whole pages, fewer than 2 copies, or outside private memory', () => {
+    const attempt = (base: number, bytes: number, copies: number) => () =>
+      runProgram({
+        cores: [2],
+        *program(core) {
+          core.mapAliases(base, bytes, copies);
+        },
+      });
+    expect(attempt(BASE, 5000, 3)).toThrow('core 2: aliased views need whole 4 KB pages and at least 2 copies (got 0xff0000 + 5000 x 3)');
+    expect(attempt(BASE + 8, 4096, 3)).toThrow('core 2: aliased views need whole 4 KB pages and at least 2 copies (got 0xff0008 + 4096 x 3)');
+    expect(attempt(BASE, 4096, 1)).toThrow('core 2: aliased views need whole 4 KB pages and at least 2 copies (got 0xff0000 + 4096 x 1)');
+    expect(attempt(0x28000000, 1 << 24, 2)).toThrow('core 2: aliased views 0x28000000..0x29ffffff do not fit in private memory (0x0..0x28ffffff)');
   });
 });

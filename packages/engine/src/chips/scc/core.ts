@@ -30,6 +30,12 @@
  * a bulk range covers, and a wait's address are checked; an access the page does not allow
  * throws protectionError (take the fault first with `yield* core.touch`). Off, it costs one
  * boolean test per access. `interruptLines` reads a modelled interrupt-request line at no cost.
+ * Aliased views (mapAliases, off by default): `copies` virtual views of one range of private
+ * pages; an address in view k folds onto view 0 before the LUT translation, so caches and memory
+ * see one physical line, while page protection is checked on the address as issued (each view
+ * its own levels). On the P54C this is the core's page tables (Linux's, or a bare-metal
+ * kernel's) mapping one physical 4 KB page several times; the SCC's 16 MB LUT pages are not
+ * involved. Off, it costs one range check per access.
  * Units: time in ps, sizes in bytes. Functional caches are non-coherent, as on the SCC.
  * Hot paths (load*, store*, the line helpers) are called on every access: no allocation.
  */
@@ -197,9 +203,11 @@ export class SccCore extends CoreBase {
    * Sets the memory type of the 16 MB page holding addr for this core only (on the SCC the
    * type lives in each core's page tables): 'cached' (L1 + L2), 'mpbt' (L1 only,
    * write-combined, dropped by CL1INVMB) or 'uncached' (every access goes to memory). Lines
-   * already cached stay cached: flush first when changing a page that was in use.
+   * already cached stay cached: flush first when changing a page that was in use. An address in
+   * an aliased view (mapAliases) sets the type of view 0's page, which every view uses.
    */
   mapPage(addr: number, type: 'cached' | 'mpbt' | 'uncached'): void {
+    if (addr >= this.aliasBase && addr < this.aliasEnd) addr = this.aliasBase + ((addr - this.aliasBase) % this.aliasBytes);
     const page = addr >>> 24;
     const e = this.lut[page]!;
     if (e >>> 29 === 0) throw new SimulationError(`core ${this.id}: page ${page} is not mapped`);
@@ -207,8 +215,38 @@ export class SccCore extends CoreBase {
     this.lut[page] = ((e & ~(3 << 27)) | (attrs << 27)) >>> 0;
   }
 
-  /** Resolves addr through the LUT into tKind/tAttrs/tUnit/tLine. Called on every memory-side access. */
+  /** Aliased mappings (mapAliases): [aliasBase, aliasEnd) folds onto its first aliasBytes. */
+  private aliasBase = Infinity;
+  private aliasEnd = -Infinity;
+  private aliasBytes = 1;
+
+  /**
+   * Maps `copies` virtual views of the physical pages [base, base + bytes) of this core's private
+   * memory: view k at base + k x bytes reads and writes the same memory (and cache lines) as view
+   * 0, as mapping one physical page several times in the core's page tables does (Linux's mmap of
+   * one object several times; the 16 MB LUT pages are not involved: the fold happens before the
+   * LUT, so every view has view 0's memory type). Each view keeps its own page protection (an
+   * object runtime gives the views fixed levels and moves objects between them: paper 004 lines
+   * 120-129). Whole 4 KB pages, at least 2 copies, all views inside private memory; one aliased
+   * range per core (a later call replaces the earlier one). Costs nothing here: the runtime
+   * charges its page-table changes.
+   */
+  mapAliases(base: number, bytes: number, copies: number): void {
+    const end = base + bytes * copies;
+    if (!(bytes > 0) || bytes % 4096 !== 0 || base % 4096 !== 0 || !Number.isInteger(copies) || copies < 2)
+      throw new SimulationError(`core ${this.id}: aliased views need whole 4 KB pages and at least 2 copies (got 0x${base.toString(16)} + ${bytes} x ${copies})`);
+    if (base < this.chip.privateBase || end > this.chip.privateBase + this.chip.privateBytes)
+      throw new SimulationError(
+        `core ${this.id}: aliased views 0x${base.toString(16)}..0x${(end - 1).toString(16)} do not fit in private memory (0x${this.chip.privateBase.toString(16)}..0x${(this.chip.privateBase + this.chip.privateBytes - 1).toString(16)})`,
+      );
+    this.aliasBase = base;
+    this.aliasEnd = end;
+    this.aliasBytes = bytes;
+  }
+
+  /** Resolves addr through the LUT into tKind/tAttrs/tUnit/tLine (an aliased view folded onto view 0 first). Called on every memory-side access. */
   private translate(addr: number): void {
+    if (addr >= this.aliasBase && addr < this.aliasEnd) addr = this.aliasBase + ((addr - this.aliasBase) % this.aliasBytes);
     const e = this.lut[addr >>> 24]!;
     const kind = e >>> 29;
     this.tKind = kind;
@@ -512,8 +550,9 @@ export class SccCore extends CoreBase {
     if (!this.protection.allows(addr, false)) throw this.protectionError(addr, false);
     this.c[this.cb + C.loads] += 1;
     this.retire(1);
-    // caches are keyed by system line (as Int32); the key without a full translation
-    const key = (this.lineBase[addr >>> 24]! + ((addr & 0xffffff) >>> LINE_SHIFT)) | 0;
+    // caches are keyed by system line (as Int32); the key without a full translation (an aliased view folded onto view 0)
+    const a = addr >= this.aliasBase && addr < this.aliasEnd ? this.aliasBase + ((addr - this.aliasBase) % this.aliasBytes) : addr;
+    const key = (this.lineBase[a >>> 24]! + ((a & 0xffffff) >>> LINE_SHIFT)) | 0;
     const s = this.l1.lookup(key);
     if (s >= 0) {
       // L1 hit fast path: only cacheable pages ever fill L1

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Simulation, type Row, type SccCore, type Sim, type WorkloadDef, type WorkloadRegistry } from '@manycore/engine';
+import { PTE_CHANGE_CYCLES } from '../../metalsvm/costs';
 import { IPI_OFFSET, MAILBOX_OFFSET, PIECE_MAX_BYTES, SCC_MAX_DATAGRAM_BYTES, sccTransport, sccTransportProblem, type SccDsmTransport } from './scc-transport';
 
 /** Runs `body` on processors 0..procs-1 of the SCC preset; returns the reported rows. */
@@ -154,5 +155,25 @@ describe('SCC DSM transport', () => {
     expect(sccTransportProblem({ ...mesh, topo: { coresPerTile: 2, cores: 48 } }, 49)).toBe('49 processors, but the chip has 48 cores');
     expect(sccTransportProblem({ ...mesh, mpbBytes: 8192 }, 4)).toMatch(/needs 8192 B of MPB per core; this chip has 4096/);
     expect(sccTransportProblem(mesh, 64)).toBeNull();
+  });
+
+  it('offers the object runtime aliased views: a line stored through one view is loaded through another; mprotectRange charges a page-table change per page', () => {
+    const rows = run(1, function* (core, t) {
+      const bytes = 16 * 4096;
+      t.mapAliases!(t.sharedBase, bytes, 3);
+      t.protectPages(t.sharedBase, 3 * bytes, 4096, 0, function* () {});
+      const c0 = core.now;
+      t.mprotectRange!(16, 16, 1);
+      t.mprotectRange!(32, 16, 2);
+      const cycles = (core.now - c0) / core.period;
+      const src = new Uint32Array(16).map((_, i) => 1000 + i);
+      t.storeLines(t.sharedBase + 2 * bytes + 4096, 2, src, 0); // the read-write view
+      const got = new Uint32Array(16);
+      t.loadLines(t.sharedBase + bytes + 4096, 2, got, 0); // the read-only view: same memory
+      const level = (v: number) => core.protection.get(core.protection.pageOf(t.sharedBase + v * bytes + 4096));
+      core.report({ cycles, same: got.every((w, i) => w === src[i]), levels: [level(0), level(1), level(2)].join(' ') });
+      yield* core.barrier();
+    });
+    expect(rows[0]).toEqual({ cycles: 32 * PTE_CHANGE_CYCLES, same: true, levels: '0 1 2' });
   });
 });

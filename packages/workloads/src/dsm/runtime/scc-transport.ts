@@ -46,9 +46,13 @@
  * - Pages: the shared region is in private memory (cached L1 + L2) at the same core address on
  *   every core (privateBase + RESERVED_BYTES); protectPages uses the engine's page protection
  *   with MetalSVM's bare-metal trap (FAULT_TRAP_CYCLES), mprotect sets a level and charges one
- *   page-table change (PTE_CHANGE_CYCLES). No mapAliases: the SCC core model has no aliased
- *   mappings, so only the page runtime runs on the SCC. loadLines / storeLines are bulk ranges
- *   through the SCC core's caches (readRange / writeRange).
+ *   page-table change (PTE_CHANGE_CYCLES). mapAliases: the SCC core's aliased views
+ *   (SccCore.mapAliases: one physical page mapped several times in the core's page tables, for
+ *   the object runtime's protection by aliasing), set up at no cost; mprotectRange sets the
+ *   levels of `pages` pages and charges one page-table change per page (PTE_CHANGE_CYCLES x
+ *   pages: a bare-metal kernel rewrites each entry, model; the cluster's mprotect is one system
+ *   call per range). loadLines / storeLines are bulk ranges through the SCC core's caches
+ *   (readRange / writeRange).
  * - Private memory after the region: send buffers (64 KB per destination) and the receive
  *   buffer (64 KB), below the last L2-sized bytes (the software flush's region).
  * The bytes of a queued datagram are kept in a JavaScript ring per destination (the runtime's
@@ -511,6 +515,15 @@ class SccTransport implements DsmTransport {
   mprotect(page: number, level: number): void {
     this.core.protection.set(page, level);
     this.core.compute(PTE_CHANGE_CYCLES);
+  }
+
+  mapAliases(base: number, bytes: number, copies: number): void {
+    this.core.mapAliases(base, bytes, copies);
+  }
+
+  mprotectRange(first: number, pages: number, level: number): void {
+    for (let p = first; p < first + pages; p++) this.core.protection.set(p, level);
+    this.core.compute(PTE_CHANGE_CYCLES * pages);
   }
 
   private bytesOf(a: Uint32Array): Uint8Array {
