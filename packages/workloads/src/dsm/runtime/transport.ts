@@ -1,8 +1,8 @@
 /**
  * The transport seam: what a DSM runtime needs from the node it runs on, so the protocol code
  * (lrc.ts, page.ts, the object runtime) never names a chip family. `clusterTransport` wraps a
- * ClusterCore (UDP datagrams over a switch, mprotect, SIGIO); an SCC transport (MPB messages)
- * implements the same interface later (issue 16 item 5).
+ * ClusterCore (UDP datagrams over a switch, mprotect, SIGIO); `sccTransport` (scc-transport.ts)
+ * implements the same interface on an SccCore (datagrams through the MPBs, aliased views).
  *
  * Contract
  * - Processor i of the runtime is node i of the chip (processors 0..procs-1 run the program).
