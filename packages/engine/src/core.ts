@@ -289,11 +289,16 @@ export abstract class CoreBase {
     }
     const od = this.ovl.data;
     if (mask === FULL_MASK || mask === -1) copyLine(this.ovl.data32, o >>> 2, src32, srcOff >>> 2);
-    else
-      for (let m = mask >>> 0; m !== 0; m = (m & (m - 1)) >>> 0) {
-        const i = 31 - Math.clz32(m & -m); // the lowest byte still to copy
-        od[o + i] = src[srcOff + i]!;
-      }
+    else {
+      const lo = 31 - Math.clz32(mask & -mask); // the lowest byte written
+      // one aligned word (a scalar 32-bit store): the same 4 bytes as the loop below
+      if ((lo & 3) === 0 && mask >>> 0 === (0xf << lo) >>> 0) this.ovl.data32[(o + lo) >>> 2] = src32[(srcOff + lo) >>> 2]!;
+      else
+        for (let m = mask >>> 0; m !== 0; m = (m & (m - 1)) >>> 0) {
+          const i = 31 - Math.clz32(m & -m); // the lowest byte still to copy
+          od[o + i] = src[srcOff + i]!;
+        }
+    }
   }
 
   /**

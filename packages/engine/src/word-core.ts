@@ -9,12 +9,21 @@
  *   of `addr` in that line.
  * - `storeAt(addr, size)` checks, charges and logs a store of the first `size` bytes of `val`.
  * - Values are little-endian, as on the modelled cores.
+ * - `memWord(lineId, byte)` / `memByte(lineId, byte)`: one word (byte a multiple of 4) or one
+ *   byte of a line as this core sees memory (committed + its own writes of this epoch): the
+ *   same value readMemLine's copy of the line holds there, without copying the line (a family's
+ *   scalar load that needs one word uses them instead of readMemLine).
  * Called on every access: the buffers are allocated once per core, nothing per call.
  */
 import { CoreBase } from './core';
-import { valueAt } from './memory';
+import { BLOCK_BYTES, BLOCKS_PER_CTRL } from './layout';
+import { readCommittedLine, valueAt } from './memory';
+import { SPACE_SHIFT, SPACE_TAS } from './vocabulary';
 
-const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+export const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** memory.ts's DRAM block geometry: 4096 lines of 32 B per 128 KB block. */
+const LINES_PER_BLOCK_SHIFT = 12;
+const BLOCK_WORDS = BLOCK_BYTES / 4;
 
 export abstract class WordCore extends CoreBase {
   /** The line of the last access: 8 words, and the same bytes. */
@@ -25,9 +34,48 @@ export abstract class WordCore extends CoreBase {
   /** The bytes of the value being stored. */
   protected readonly val = new Uint8Array(8);
   protected readonly valDv = new DataView(this.val.buffer);
-  private readonly val32 = new Uint32Array(this.val.buffer, 0, 2);
+  /** The same bytes as words (a 4-byte value's bytes are word 0). */
+  protected readonly val32 = new Uint32Array(this.val.buffer, 0, 2);
+
+  /** memWord's line when it is not DRAM (an MPB or test-and-set line: read whole, rare). */
+  private readonly other32 = new Uint32Array(8);
+  private readonly other = new Uint8Array(this.other32.buffer);
 
   protected abstract loadAt(addr: number, size: number): number;
+
+  /** The word at byte `byte` (a multiple of 4) of line `lineId` as this core sees memory, as a little-endian host's Uint32Array reads it, as int32 (`>>> 0` for the unsigned value; no boxing between the calls). */
+  protected memWord(lineId: number, byte: number): number {
+    const ovl = this.ovl;
+    const o = ovl.find(lineId);
+    if (o >= 0) return ovl.data32[(o + byte) >>> 2]! | 0;
+    const space = lineId >>> SPACE_SHIFT;
+    if (space >= SPACE_TAS) {
+      // a test-and-set or MPB line (spaces above the DRAM controllers'): readCommittedLine knows them
+      readCommittedLine(this.v, lineId, this.other32, 0);
+      return this.other32[byte >>> 2]! | 0;
+    }
+    const line = lineId & 0x0fffffff;
+    const b = this.v.blocks[space * BLOCKS_PER_CTRL + (line >>> LINES_PER_BLOCK_SHIFT)]!;
+    if (b === 0) return 0;
+    return this.v.pool32[(b - 1) * BLOCK_WORDS + ((line & ((1 << LINES_PER_BLOCK_SHIFT) - 1)) << 3) + (byte >>> 2)]! | 0;
+  }
+
+  /** The byte at `byte` of line `lineId` as this core sees memory. */
+  protected memByte(lineId: number, byte: number): number {
+    const ovl = this.ovl;
+    const o = ovl.find(lineId);
+    if (o >= 0) return ovl.data[o + byte]!;
+    const space = lineId >>> SPACE_SHIFT;
+    if (space >= SPACE_TAS) {
+      // a test-and-set or MPB line (spaces above the DRAM controllers'): readCommittedLine knows them
+      readCommittedLine(this.v, lineId, this.other32, 0);
+      return this.other[byte]!;
+    }
+    const line = lineId & 0x0fffffff;
+    const b = this.v.blocks[space * BLOCKS_PER_CTRL + (line >>> LINES_PER_BLOCK_SHIFT)]!;
+    if (b === 0) return 0;
+    return this.v.poolU8[(b - 1) * BLOCK_BYTES + ((line & ((1 << LINES_PER_BLOCK_SHIFT) - 1)) << 5) + byte]!;
+  }
   protected abstract storeAt(addr: number, size: number): void;
 
   load8(addr: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildProgram, expectedResult, sourceText, type Benchmark } from './program';
-import { HostMemory, HostSpace, referenceRun } from './reference';
+import { HostMemory, HostSpace, REFERENCE_MEMO, referenceRun, runReference } from './reference';
 import { VmError } from './interpreter';
 
 describe('referenceRun: the benchmarks outside the simulator', () => {
@@ -15,12 +15,29 @@ describe('referenceRun: the benchmarks outside the simulator', () => {
       expect(r.result).toBe(expectedResult(b, n));
       expect(r.bytecodes).toBeGreaterThan(100);
       expect(r.counters.activations + r.counters.primitives).toBe(r.sends);
-      // deterministic: a second run counts exactly the same
-      const again = referenceRun(buildProgram(b), n, { sourceText: sourceText(b) });
+      // deterministic: a second run (interpreted again, not the kept result) counts exactly the same
+      const again = runReference(buildProgram(b), n, { sourceText: sourceText(b) });
       expect(again.bytecodes).toBe(r.bytecodes);
       expect(again.sends).toBe(r.sends);
     });
   }
+
+  it('keeps its last results per process: the same run answers the kept result, with counters of its own', () => {
+    const p = buildProgram('tiny-fib');
+    const first = referenceRun(p, 13, { sourceText: '' });
+    const kept = referenceRun(p, 13, { sourceText: '' });
+    expect(kept.image).toBe(first.image); // not interpreted again
+    expect(kept.bytecodes).toBe(first.bytecodes);
+    expect(kept.counters).not.toBe(first.counters);
+    first.counters.bytecodes = -1; // a caller's copy: the kept result is not changed
+    expect(referenceRun(p, 13, { sourceText: '' }).counters.bytecodes).toBe(kept.bytecodes);
+    // another size or option is another run; only the last REFERENCE_MEMO are kept
+    const other = referenceRun(p, 14, { sourceText: '' });
+    expect(other.image).not.toBe(first.image);
+    expect(other.result).toBe(expectedResult('tiny-fib', 14));
+    for (let n = 0; n < REFERENCE_MEMO; n++) referenceRun(p, n, { sourceText: '' });
+    expect(referenceRun(p, 13, { sourceText: '' }).image).not.toBe(first.image);
+  });
 
   it('tiny-fib counts one send per call: benchFib\'s answer is its number of calls', () => {
     const r = referenceRun(buildProgram('tiny-fib'), 15, { sourceText: '' });

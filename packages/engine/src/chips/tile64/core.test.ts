@@ -83,6 +83,56 @@ describe('TILE64 caching regimes', () => {
     expect(t.slice(1)).toEqual([2, 8]); // own L1, then own L2
   });
 
+  it('scalar loads read the word as the core sees memory: its own stores at once, others after the commit; remapping is seen at the next access', () => {
+    const got: Record<string, number | string> = {};
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0, 1],
+      *program(core) {
+        const page = core.sharedBase + 1 * PAGE; // homed on tile 1: remote for core 0
+        const own = core.sharedBase + 0 * PAGE; // homed on tile 0
+        if (core.id === 0) {
+          core.store32(page + 40, 0xdeadbeef); // above 2^31, at an address above 2^31
+          core.store8(page + 45, 0xab);
+          got.ownWord = core.load32(page + 40);
+          got.ownBytes = [44, 45, 46, 47].map((a) => core.load8(page + a)).join(',');
+          got.ownHigh = core.load8(page + 43);
+          core.store32(own + 8, 7);
+          got.untouched = core.load32(own + 12) + core.load32(own + 65532);
+        }
+        yield* core.barrier();
+        if (core.id === 1) {
+          got.otherWord = core.load32(page + 40);
+          got.otherByte = core.load8(page + 45);
+          got.otherOwnPage = core.load32(own + 8);
+          core.load32(page + 4); // the page is decoded now; remapping it must be seen
+          core.mapRegion(page, PAGE, 'read-only');
+          try {
+            core.store32(page + 4, 1);
+          } catch (e) {
+            got.readOnlyStore = (e as Error).message;
+          }
+          try {
+            core.load32(0x7000_0000);
+          } catch (e) {
+            got.unmapped = (e as Error).message;
+          }
+        }
+      },
+    });
+    expect(got).toEqual({
+      ownWord: 0xdeadbeef,
+      ownBytes: '0,171,0,0',
+      ownHigh: 0xde,
+      untouched: 0,
+      otherWord: 0xdeadbeef,
+      otherByte: 0xab,
+      otherOwnPage: 7,
+      readOnlyStore: 'core 1: store to read-only page at 0x80010004',
+      unmapped: 'core 1: address 0x70000000 is not mapped',
+    });
+  });
+
   it('remote cost grows with distance: 35 + 2 per hop from the home L2', () => {
     const lat: number[] = [];
     runProgram<Tile64Core>({

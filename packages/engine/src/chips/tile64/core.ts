@@ -48,7 +48,7 @@
  */
 import { Cache, FLAG_DIRTY } from '../../cache';
 import { FULL_MASK, SimulationError } from '../../core';
-import { WordCore } from '../../word-core';
+import { LITTLE_ENDIAN_HOST, WordCore } from '../../word-core';
 import { TXN_TARGET_MPB, WLOG_UNIT, type Views } from '../../layout';
 import { tileHops } from '../../topology';
 import { C, LINE_BYTES, STALL_DRAM, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, dramLineId, mpbLineId, type Sim } from '../../vocabulary';
@@ -78,7 +78,8 @@ export class Tile64Core extends WordCore {
   readonly l1: Cache;
   readonly l2: Cache;
   readonly tlb: Tlb;
-  private readonly pt: Uint32Array;
+  /** The page table (pte() entries as Int32: a valid entry is negative, the bits are the same; int32 values need no boxing on the hot path). */
+  private readonly pt: Int32Array;
   private readonly recent = new RecentFills();
   private readonly l1Shift: number;
   private readonly l2Shift: number;
@@ -89,6 +90,10 @@ export class Tile64Core extends WordCore {
   private tRegime = 0;
   private tHome = 0;
   private tPaddr = -0;
+  /** The page-table entry translate decoded last (1 at first: no entry, valid ones are negative), its physical page's base address and its system line id base (lineIdOf of the page's first byte, as int32). */
+  private tEntry = 1;
+  private tPhysBase = -0;
+  private tLineBase = 0;
   /** Sequence word (or doorbell stamp) of the message takeMessage copied last. */
   private takenSeq = 0;
   /** Remote (non-home) accesses, for rows and views. */
@@ -123,7 +128,7 @@ export class Tile64Core extends WordCore {
     this.recvSeq = new Int32Array(chip.topo.cores);
     // the page table: the private window on this core's own physical pages, homed here; the
     // shared window the same for every core, homed round-robin over the tiles
-    this.pt = new Uint32Array(PAGES);
+    this.pt = new Int32Array(PAGES);
     const priv = chip.privateBase >>> PAGE_SHIFT_64K;
     for (let p = 0; p < chip.privatePages; p++) this.pt[priv + p] = pte(REGIME_HOMED, this.tile, id * chip.privatePages + p);
     const shared = chip.sharedBase >>> PAGE_SHIFT_64K;
@@ -206,14 +211,32 @@ export class Tile64Core extends WordCore {
     return { regime: REGIME_NAMES[this.tRegime]!, home: this.tHome };
   }
 
-  /** TLB, then page table, into tRegime / tHome / tPaddr. Called on every access. */
+  /**
+   * TLB, then page table, into tRegime / tHome / tPaddr (and tLineBase). Called on every
+   * access: an entry equal to the last one decoded is not decoded again (a valid entry; the
+   * entry is read from the page table every time, so mapRegion needs no invalidation).
+   */
   private translate(addr: number): void {
     if (!this.tlb.lookup(addr)) this.compute(this.chip.config.tlb.missCycles);
     const e = this.pt[addr >>> PAGE_SHIFT_64K]!;
-    if (!pteValid(e)) throw new SimulationError(`core ${this.id}: address 0x${(addr >>> 0).toString(16)} is not mapped`);
-    this.tRegime = pteRegime(e);
-    this.tHome = pteHome(e);
-    this.tPaddr = ptePhys(e) * 65536 + (addr & 0xffff);
+    if (e !== this.tEntry) {
+      if (!pteValid(e)) throw new SimulationError(`core ${this.id}: address 0x${(addr >>> 0).toString(16)} is not mapped`);
+      this.tEntry = e;
+      this.tRegime = pteRegime(e);
+      this.tHome = pteHome(e);
+      const phys = ptePhys(e);
+      this.tPhysBase = phys * 65536;
+      // lineIdOf(tPhysBase) in integer arithmetic: controller phys mod n, 2048 lines per page there
+      const n = this.chip.controllers;
+      const ctrl = phys % n;
+      this.tLineBase = dramLineId(ctrl, ((phys - ctrl) / n) * 65536) | 0;
+    }
+    this.tPaddr = this.tPhysBase + (addr & 0xffff);
+  }
+
+  /** lineIdOf(tPaddr): the page's line id base and the line within the page (a page is 2048 lines of one controller). */
+  private tLineId(): number {
+    return (this.tLineBase | ((this.tPaddr & 0xffff) >>> 5)) >>> 0;
   }
 
   /** Controller and system line of a physical address. */
@@ -325,7 +348,8 @@ export class Tile64Core extends WordCore {
   private cachedAccess(write: boolean): void {
     const c = this.c;
     const cb = this.cb;
-    const k1 = Math.floor(this.tPaddr / (1 << this.l1Shift));
+    // tPaddr < 2^32 (a 16-bit physical page x 64 KB): >>> is Math.floor of the division
+    const k1 = this.tPaddr >>> this.l1Shift;
     const s1 = this.l1.lookup(k1);
     if (s1 >= 0 && !write) {
       c[cb + C.l1Hits] += 1;
@@ -333,7 +357,7 @@ export class Tile64Core extends WordCore {
       return;
     }
     if (!write) c[cb + C.l1Misses] += 1;
-    const k2 = Math.floor(this.tPaddr / (1 << this.l2Shift));
+    const k2 = this.tPaddr >>> this.l2Shift;
     let s2 = this.l2.lookup(k2);
     if (s2 >= 0) {
       c[cb + C.l2Hits] += 1;
@@ -427,19 +451,54 @@ export class Tile64Core extends WordCore {
 
   /** Brings the value at addr in; returns its byte offset in `line`. Called on every load. */
   protected loadAt(addr: number, size: number): number {
+    if (!this.loadAccess(addr, size)) this.readMemLine(this.tLineId(), this.line32, 0);
+    return this.tPaddr & (LINE_BYTES - 1);
+  }
+
+  /**
+   * A load's checks, counts and time (into tPaddr); true when the value is in line32 (a
+   * user-managed load: the bytes come from the own caches), false when it is memory's as this
+   * core sees it (homed and read-only pages). Called on every load.
+   */
+  private loadAccess(addr: number, size: number): boolean {
     this.checkAlign(addr, size);
     this.c[this.cb + C.loads] += 1;
     this.retire(1);
     this.translate(addr);
-    if (this.tRegime === REGIME_USER_MANAGED) this.userAccess(false); // the bytes come from the own caches
-    else {
-      if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) {
-        this.remoteAccess(false);
-        this.fence(); // the word is used
-      } else this.cachedAccess(false);
-      this.readMemLine(this.lineIdOf(this.tPaddr), this.line32, 0);
+    if (this.tRegime === REGIME_USER_MANAGED) {
+      this.userAccess(false);
+      return true;
     }
-    return this.tPaddr & (LINE_BYTES - 1);
+    if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) {
+      this.remoteAccess(false);
+      this.fence(); // the word is used
+    } else this.cachedAccess(false);
+    return false;
+  }
+
+  // A scalar load of a homed or read-only word reads that word (memWord), not its whole line:
+  // the same value, the same checks and time as WordCore's load through loadAt.
+  // Addresses go in as int32 (addr | 0: the same 32 bits; translate and checkAlign use only
+  // >>> and &), so an address at or above 2^31 (the shared window) is not boxed call by call.
+  override load32(addr: number): number {
+    if (!LITTLE_ENDIAN_HOST) return super.load32(addr);
+    const user = this.loadAccess(addr | 0, 4);
+    const off = this.tPaddr & (LINE_BYTES - 1);
+    return user ? this.line32[off >>> 2]! : this.memWord(this.tLineId(), off) >>> 0;
+  }
+  override load8(addr: number): number {
+    const user = this.loadAccess(addr | 0, 1);
+    const off = this.tPaddr & (LINE_BYTES - 1);
+    return user ? this.line[off]! : this.memByte(this.tLineId(), off);
+  }
+  override store32(addr: number, value: number): void {
+    if (LITTLE_ENDIAN_HOST) this.val32[0] = value;
+    else this.valDv.setUint32(0, value >>> 0, true);
+    this.storeAt(addr | 0, 4);
+  }
+  override store8(addr: number, value: number): void {
+    this.val[0] = value;
+    this.storeAt(addr | 0, 1);
   }
 
   protected storeAt(addr: number, size: number): void {
@@ -467,9 +526,11 @@ export class Tile64Core extends WordCore {
       visible = this.now;
     }
     const off = this.tPaddr & (LINE_BYTES - 1);
-    this.line.fill(0);
-    for (let i = 0; i < size; i++) this.line[off + i] = this.val[i]!;
-    this.appendWrite(this.lineIdOf(this.tPaddr), (size === 8 ? 0xff : (1 << size) - 1) << off, this.line, this.line32, 0, visible);
+    const l32 = this.line32;
+    l32[0] = l32[1] = l32[2] = l32[3] = l32[4] = l32[5] = l32[6] = l32[7] = 0;
+    if (size === 4) l32[off >>> 2] = this.val32[0]!; // aligned (checkAlign): the same 4 bytes
+    else for (let i = 0; i < size; i++) this.line[off + i] = this.val[i]!;
+    this.appendWrite(this.tLineId(), (size === 8 ? 0xff : (1 << size) - 1) << off, this.line, l32, 0, visible);
   }
 
   // ---------------------------------------------------------------- user-managed cache control
