@@ -53,6 +53,7 @@
  * Units: time in ps, sizes in bytes. Loads and stores are called on every access: no allocation.
  */
 import { Cache, FLAG_DIRTY } from '../../cache';
+import { aliasViewsEnd } from '../../alias-views';
 import { FULL_MASK, SimulationError } from '../../core';
 import { WordCore } from '../../word-core';
 import { WLOG_UNIT, type Views } from '../../layout';
@@ -133,11 +134,7 @@ export class ClusterCore extends WordCore {
    * range per node; all views inside private memory.
    */
   mapAliases(base: number, bytes: number, copies: number): void {
-    const end = base + bytes * copies;
-    if (!(bytes > 0) || bytes % 4096 !== 0 || base % 4096 !== 0 || !Number.isInteger(copies) || copies < 2)
-      throw new SimulationError(`node ${this.id}: aliased views need whole 4 KB pages and at least 2 copies (got 0x${base.toString(16)} + ${bytes} x ${copies})`);
-    if (base < this.chip.privateBase || end > this.chip.privateBase + this.chip.privateBytes)
-      throw new SimulationError(`node ${this.id}: aliased views 0x${base.toString(16)}..0x${(end - 1).toString(16)} do not fit in private memory`);
+    const end = aliasViewsEnd(`node ${this.id}`, base, bytes, copies, this.chip.privateBase, this.chip.privateBytes);
     this.aliasBase = base;
     this.aliasEnd = end;
     this.aliasBytes = bytes;

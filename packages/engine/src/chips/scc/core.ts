@@ -40,6 +40,7 @@
  * Hot paths (load*, store*, the line helpers) are called on every access: no allocation.
  */
 import { Cache, FLAG_DIRTY, FLAG_MPBT } from '../../cache';
+import { aliasViewsEnd } from '../../alias-views';
 import { CoreBase, F64_ZERO, FULL_MASK, SimulationError, popcount } from '../../core';
 import { S, TXN_TARGET_MPB, WLOG_TAS, type Views } from '../../layout';
 import { copyBytes, copyLine } from '../../line-copy';
@@ -232,13 +233,7 @@ export class SccCore extends CoreBase {
    * charges its page-table changes.
    */
   mapAliases(base: number, bytes: number, copies: number): void {
-    const end = base + bytes * copies;
-    if (!(bytes > 0) || bytes % 4096 !== 0 || base % 4096 !== 0 || !Number.isInteger(copies) || copies < 2)
-      throw new SimulationError(`core ${this.id}: aliased views need whole 4 KB pages and at least 2 copies (got 0x${base.toString(16)} + ${bytes} x ${copies})`);
-    if (base < this.chip.privateBase || end > this.chip.privateBase + this.chip.privateBytes)
-      throw new SimulationError(
-        `core ${this.id}: aliased views 0x${base.toString(16)}..0x${(end - 1).toString(16)} do not fit in private memory (0x${this.chip.privateBase.toString(16)}..0x${(this.chip.privateBase + this.chip.privateBytes - 1).toString(16)})`,
-      );
+    const end = aliasViewsEnd(`core ${this.id}`, base, bytes, copies, this.chip.privateBase, this.chip.privateBytes);
     this.aliasBase = base;
     this.aliasEnd = end;
     this.aliasBytes = bytes;
