@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Sim } from '@manycore/engine';
+import { Simulation, type Row, type Sim } from '@manycore/engine';
 import type { CheckResult, Dsm, DsmApp } from '../api';
+import { workloads } from '../../index';
+import { makeDsmWorkload } from '../workload';
+import { dsmApps } from '.';
 import { runInterleaved, runOnLocal, runPhases } from './test-helper';
 import { waterSpatial, wsArraysOf, type WsSize } from './water-spatial';
 import { BOX_BYTES, MOL_BYTES, fOff, geometry, neighbours, partition } from './ws-model';
@@ -97,5 +100,84 @@ describe('water-spatial on LocalDsm', () => {
     expect(waterSpatial.describe(waterSpatial.sizes.small)).toBe('1000 molecules, 2 steps (4^3 boxes)');
     expect(waterSpatial.locks(waterSpatial.sizes.small, 32)).toBe(3);
     expect(() => runOnLocal(waterSpatial, { molecules: 64, steps: 1 })).toThrow(/2 x cutoff\) is needed/);
+  });
+});
+
+/**
+ * Water-Spatial's start-up on the two runtimes (README "Water-Spatial at the paper sizes"): the
+ * per-processor protocol counters between barriers (phase k ends at the k-th barrier: 0 INITIA,
+ * then PREDIC, INTERF, CORREC per step, then POTENG), on 2 processors of cluster-1999.
+ */
+function phaseCounts(runtime: 'page' | 'object', size: WsSize, procs: number): { phases: number[][][]; row: Row } {
+  const phases: number[][][] = Array.from({ length: procs }, () => []); // [proc][phase] = [overlappedRequests, messages]
+  const wrapped = new Map<Dsm, Dsm>();
+  const app: DsmApp<WsSize> = {
+    ...waterSpatial,
+    sizes: { ...waterSpatial.sizes, small: size },
+    *run(dsm: Dsm, s: WsSize): Sim<void> {
+      let last = [dsm.stats.overlappedRequests, dsm.stats.messages];
+      const mark = (): void => {
+        const now = [dsm.stats.overlappedRequests, dsm.stats.messages];
+        phases[dsm.me]!.push([now[0]! - last[0]!, now[1]! - last[1]!]);
+        last = now;
+      };
+      const w = new Proxy(dsm, {
+        get(t, k) {
+          if (k === 'barrier')
+            return function* (): Sim<void> {
+              mark();
+              yield* t.barrier();
+            };
+          const v = Reflect.get(t, k) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+        },
+      });
+      wrapped.set(dsm, w);
+      yield* waterSpatial.run(w, s);
+    },
+    check: (dsm: Dsm, s: WsSize) => waterSpatial.check(wrapped.get(dsm) ?? dsm, s),
+  };
+  const reg = { ...workloads, dsm: makeDsmWorkload({ ...dsmApps, 'water-spatial': app as DsmApp }) };
+  const row = new Simulation({ version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'water-spatial', runtime, processors: procs } }, seed: 1 }, reg).runInline().workload.rows[0]!;
+  return { phases, row };
+}
+
+describe('water-spatial start-up on the DSM runtimes (why the object runtime loses at paper-lg)', () => {
+  it('object runtime: after processor 0 fills every object (INITIA), each other processor fetches every object it first opens alone; a later step fetches page by page', { timeout: 30_000 }, () => {
+    const size: WsSize = { molecules: 216, steps: 2 };
+    const g = geometry(size.molecules);
+    const { lists } = wsInitial(size);
+    const procs = 2;
+    const o = phaseCounts('object', size, procs);
+    const p = phaseCounts('page', { molecules: 216, steps: 1 }, procs);
+    expect([o.row.correct, p.row.correct]).toEqual([true, true]);
+    for (let me = 1; me < procs; me++) {
+      // the distinct objects processor me opens in step 0: its boxes and their molecules (PREDIC),
+      // then the other neighbour boxes and their molecules (INTERF); with 2^3 boxes, all of them
+      const own = partition(g.b, procs, me);
+      const halo = new Set<number>();
+      for (const b of own) for (const nb of neighbours(g, b)) if (!own.includes(nb)) halo.add(nb);
+      const coldOwn = own.length + own.reduce((n, b) => n + lists[b]!.length, 0);
+      const coldHalo = halo.size + [...halo].reduce((n, b) => n + lists[b]!.length, 0);
+      expect(coldOwn + coldHalo).toBe(8 + 216);
+      const [initia, predic0, interf0, correc0, , interf1] = o.phases[me]!;
+      expect(initia![0]).toBe(0);
+      // lazy allocation places each object at its first open, invalid (processor 0 wrote it): read
+      // aggregation finds no other invalid object on its page, so one request (one round) per object
+      expect(predic0![0]).toBe(coldOwn);
+      // INTERF and CORREC: the same for the neighbours' boxes and molecules, plus the global sums
+      // object when the lock's previous holder wrote it (InterfVirLock, KinetiSumLock)
+      expect(interf0![0]! + correc0![0]!).toBeGreaterThanOrEqual(coldHalo);
+      expect(interf0![0]! + correc0![0]!).toBeLessThanOrEqual(coldHalo + 2);
+      // step 1: the neighbours' molecules, written again, now sit packed on this processor's pages:
+      // at most one request per page of its local storage
+      const pages = Math.ceil((8 * BOX_BYTES + 216 * MOL_BYTES) / 4096);
+      expect(interf1![0]).toBeLessThanOrEqual(pages);
+      expect(interf1![0]).toBeLessThan(coldHalo / 5);
+      // the page runtime's start-up fetches whole pages of the global arrays (molecules in lattice
+      // order, 6 to a page): several times fewer requests than the object runtime's
+      const [, pPredic0, pInterf0, pCorrec0] = p.phases[me]!;
+      expect(4 * (pPredic0![0]! + pInterf0![0]! + pCorrec0![0]!)).toBeLessThan(coldOwn + coldHalo);
+    }
   });
 });
