@@ -121,8 +121,9 @@ test('scrubbing to an epoch shows the counters of a run stopped there', async ({
 test('a fork at a scrubbed time runs beside the original, and both links reproduce their digests', async ({ page }) => {
   const lab = new LabPage(page);
   await setUp(lab);
-  // 400 round trips (about 220 µs, 22 samples at the default 10 µs): long enough to watch both play
-  await lab.setParam('iterations', 400);
+  // 1200 round trips (about 660 µs, 66 samples at the default 10 µs): long enough to watch both
+  // play, also on a loaded CI machine (at 400 a run could end before the other's chart had drawn)
+  await lab.setParam('iterations', 1200);
   await lab.run();
   const original = await lab.waitForDigest();
   await lab.scrubBack(5);
