@@ -344,6 +344,36 @@ export class Tile64Core extends WordCore {
     this.appendRequest(WLOG_UNIT, home, key, visiblePs);
   }
 
+  /** Set by l2Reach: whether the line was filled from memory (a miss) rather than found. */
+  private l2Filled = false;
+
+  /**
+   * The L2 part of a cached access (cachedAccess and userAccess): a hit charges the L2's hit
+   * time, a miss reads the line from DRAM, waits for it, evicts a victim and fills the tag with
+   * `flags`. Returns the slot; l2Filled says which happened. Called on every L1 miss.
+   */
+  private l2Reach(k2: number, flags: number): number {
+    const c = this.c;
+    const cb = this.cb;
+    let s2 = this.l2.lookup(k2);
+    if (s2 >= 0) {
+      c[cb + C.l2Hits] += 1;
+      const ps = this.chip.l2!.hitCycles * this.period;
+      this.now += ps;
+      this.stall(STALL_L1_MISS, ps);
+      this.l2Filled = false;
+      return s2;
+    }
+    c[cb + C.l2Misses] += 1;
+    this.dramRead(this.tPaddr, STALL_L2_MISS);
+    this.fence(); // the word is used: an in-order core waits for it
+    s2 = this.l2.victim(k2);
+    this.evictL2(s2);
+    this.l2.fillTag(s2, k2, flags);
+    this.l2Filled = true;
+    return s2;
+  }
+
   /** A cached access (own tile's L1/L2) to tPaddr; returns nothing, charges time. */
   private cachedAccess(write: boolean): void {
     const c = this.c;
@@ -358,21 +388,8 @@ export class Tile64Core extends WordCore {
     }
     if (!write) c[cb + C.l1Misses] += 1;
     const k2 = this.tPaddr >>> this.l2Shift;
-    let s2 = this.l2.lookup(k2);
-    if (s2 >= 0) {
-      c[cb + C.l2Hits] += 1;
-      const ps = this.chip.l2!.hitCycles * this.period;
-      this.now += ps;
-      this.stall(STALL_L1_MISS, ps);
-    } else {
-      c[cb + C.l2Misses] += 1;
-      this.dramRead(this.tPaddr, STALL_L2_MISS);
-      this.fence(); // the word is used: an in-order core waits for it
-      s2 = this.l2.victim(k2);
-      this.evictL2(s2);
-      this.l2.fillTag(s2, k2, 0);
-      if (this.tRegime === REGIME_HOMED) this.homeFill(this.tile, this.now);
-    }
+    const s2 = this.l2Reach(k2, 0);
+    if (this.l2Filled && this.tRegime === REGIME_HOMED) this.homeFill(this.tile, this.now);
     if (write) this.l2.flags[s2]! |= FLAG_DIRTY;
     else this.l1.fillTag(this.l1.victim(k1), k1, 0);
   }
@@ -385,7 +402,7 @@ export class Tile64Core extends WordCore {
   private userAccess(write: boolean): void {
     const c = this.c;
     const cb = this.cb;
-    const k1 = Math.floor(this.tPaddr / (1 << this.l1Shift));
+    const k1 = this.tPaddr >>> this.l1Shift;
     const s1 = this.l1.lookup(k1);
     this.uS1 = s1;
     if (s1 >= 0 && !write) {
@@ -395,22 +412,9 @@ export class Tile64Core extends WordCore {
       return;
     }
     if (!write) c[cb + C.l1Misses] += 1;
-    const k2 = Math.floor(this.tPaddr / (1 << this.l2Shift));
-    let s2 = this.l2.lookup(k2);
-    if (s2 >= 0) {
-      c[cb + C.l2Hits] += 1;
-      const ps = this.chip.l2!.hitCycles * this.period;
-      this.now += ps;
-      this.stall(STALL_L1_MISS, ps);
-    } else {
-      c[cb + C.l2Misses] += 1;
-      this.dramRead(this.tPaddr, STALL_L2_MISS);
-      this.fence(); // the word is used: an in-order core waits for it
-      s2 = this.l2.victim(k2);
-      this.evictL2(s2);
-      this.l2.fillTag(s2, k2, FLAG_DATA);
-      this.fillData(this.l2Data, s2, this.l2Shift, k2 * (1 << this.l2Shift));
-    }
+    const k2 = this.tPaddr >>> this.l2Shift;
+    const s2 = this.l2Reach(k2, FLAG_DATA);
+    if (this.l2Filled) this.fillData(this.l2Data, s2, this.l2Shift, k2 * (1 << this.l2Shift));
     this.uS2 = s2;
     if (write) {
       this.l2.flags[s2]! |= FLAG_DIRTY;
