@@ -403,4 +403,37 @@ export class LabPage {
       table.push({ metric: (await tr.getAttribute('data-metric')) ?? '', lab: Number(await tr.getAttribute('data-lab')), paper: (await tr.getAttribute('data-paper')) ?? '', ratio: (await tr.getAttribute('data-ratio')) ?? '' });
     return { lanes: Number(await a('dsm-timeline', 'lanes')), kindPs, notices: Number(await a('dsm-notices', 'total')), messages: Number(await a('dsm-notices', 'messages')), byType, table };
   }
+  /** The object-by-object heap map (VmViews.tsx ObjectMapCard's data attributes): the slider's step, the moves, the arrows drawn ("Class:from>to"), the colouring. */
+  async objectMapState(): Promise<{ step: number; moves: number; arrows: string[]; colourBy: string; columns: number }> {
+    const el = this.id('vm-object-map');
+    const a = async (k: string) => (await el.getAttribute(`data-${k}`)) ?? '';
+    return { step: Number(await a('step')), moves: Number(await a('moves')), arrows: (await a('arrows')).split(' ').filter(Boolean), colourBy: await a('colour-by'), columns: Number(await a('columns')) };
+  }
+  /** Moves the object map's time slider to `step` (0: no move yet). */
+  async setObjectMapStep(step: number): Promise<void> {
+    await this.id('vm-object-map-slider').fill(String(step));
+    await expect(this.id('vm-object-map')).toHaveAttribute('data-step', String(step));
+  }
+  /** A hash of the object map canvas's pixels (to tell two drawings apart). */
+  async objectMapPixels(): Promise<string> {
+    return this.id('canvas-vm-object-map').evaluate((c) => {
+      const url = (c as unknown as { toDataURL(): string }).toDataURL();
+      let h = 2166136261;
+      for (let i = 0; i < url.length; i++) h = Math.imul(h ^ url.charCodeAt(i), 16777619);
+      return `${url.length}:${(h >>> 0).toString(16)}`;
+    });
+  }
+  /** Hovers cell `cell` of column `column`'s read-write heap or read-mostly slice (geometry of VmViews.tsx objectLayout) and returns the tooltip's text. */
+  async hoverObjectCell(column: number, region: 'readWrite' | 'readMostly', cell: number, cells = 256): Promise<string> {
+    const c = this.id('canvas-vm-object-map');
+    await c.scrollIntoViewIfNeeded();
+    const box = (await c.boundingBox())!;
+    const { columns } = await this.objectMapState();
+    const cellPx = Math.max(1, Math.min(2, 256 / cells));
+    const colW = Math.max(2, (box.width - 64 - 10) / Math.max(1, columns));
+    const top = region === 'readWrite' ? 20 : 20 + cells * cellPx + 34;
+    await this.page.mouse.move(box.x + 64 + (column + 0.5) * colW, box.y + top + (cell + 0.5) * cellPx);
+    await expect(this.id('vm-object-map-tooltip')).toBeVisible();
+    return ((await this.id('vm-object-map-tooltip').textContent()) ?? '').trim();
+  }
 }

@@ -13,6 +13,17 @@
  *   the read-mostly region the object left to the read-write heap it went to, labelled with its
  *   class. Under it, one cell per core with its counts (data-testid vm-heap-core-<k>) and the
  *   moves in words (vm-heap-move-<i>).
+ * - Object map (objectMap): each heap object by object, one column per core, its read-write
+ *   heap's strip of cells above and its read-mostly slice's below (the global read-mostly heap
+ *   its own column), drawn in one canvas pass (runs of equal cells as one rectangle), coloured
+ *   by class (the OBJECT_CLASS_COLOURS classes with most cells, the rest as one colour; an HTML
+ *   legend of the classes present) or by regime (homed read-write, user-managed read-mostly),
+ *   vacated and free cells in their own colours. A time slider (and a play button) replays the
+ *   store-barrier moves in simulated-time order: at step k the first k moves are drawn as arrows
+ *   from the cell the object left to the cell it reached; a later move's object is still shown
+ *   at its old cell. Hover or tap on a cell: a tooltip (React text) with its core, heap, class
+ *   and byte range. A malformed heapMap shows its message instead of the map; a replay that did
+ *   not reproduce the run (heapMap.replayMatches false) is said in the subtitle.
  * - Baton path: the cores at their tile positions from the chip view's floorplan (chipGeometry:
  *   the family's FloorplanSpec, no family constants here), an arrow per (from, to) whose width
  *   grows with its migrations, and the totals: migrations, per 1000 bytecodes (the row's
@@ -27,7 +38,7 @@
  * - Each view has its numbers in a DataTable, SVG/PNG export (CanvasCard) and takes its colours
  *   from the theme's palette at draw time (light, dark, high contrast).
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { scaleLinear } from 'd3';
 import { coreHops, coreTile, tileAt, tileX, tileY, type ResolvedChip, type Results, type Topology } from '@manycore/engine';
 import { chipGeometry, type ChipGeometry, type Rect } from '../charts/chip-draw';
@@ -37,9 +48,15 @@ import { integer, num, pct, simTime, size } from '../lib/format';
 import { palette } from '../lib/theme';
 import { CanvasCard, type ChartTable } from './CanvasCard';
 import {
+  CELL_CLASS0,
+  CELL_FREE,
+  CELL_VACATED,
   ROLES,
   ROUTINE_TITLES,
   batonPath,
+  describeCell,
+  movesAt,
+  objectMap,
   describeCause,
   describeMove,
   heapMap,
@@ -50,6 +67,9 @@ import {
   type BatonPathData,
   type CoreRoutines,
   type HeapMapData,
+  type HeapRegionName,
+  type ObjectMapData,
+  type ObjectMove,
   type Role,
   type RoutineBar,
 } from './vm-views';
@@ -221,6 +241,266 @@ export function drawHeapMap(p: Painter, d: HeapMapData): void {
     arrowHead(p, cx, peak, tx, ty, col);
     if (k < MAX_MOVE_LABELS) p.text(cx, peak - 4, m.className, { size: 12, weight: 'bold', color: col, anchor: 'middle', baseline: 'bottom' });
   });
+}
+
+// ------------------------------------------------------------------ object map drawing
+
+/** Classes drawn in a colour of their own on the object map (the rest share one). */
+const OBJECT_CLASS_COLOURS = 7;
+/** The category colours the classes take (the palette's 7th, black or white, is the vacated cells' ink). */
+const CLASS_SLOTS = [0, 1, 2, 3, 4, 5, 7];
+export type ColourBy = 'class' | 'regime';
+
+interface ObjectLayout {
+  x0: number;
+  colW: number;
+  stripW: number;
+  rwTop: number;
+  rmTop: number;
+  cellPx: number;
+  cells: number;
+  height: number;
+}
+
+/** Pixels per cell (vertical), the two bands' tops and the column width for a painter `width` wide. */
+export function objectLayout(width: number, d: Pick<ObjectMapData, 'columns' | 'cellsPerHeap'>): ObjectLayout {
+  const cellPx = Math.max(1, Math.min(2, 256 / d.cellsPerHeap));
+  const band = d.cellsPerHeap * cellPx;
+  const x0 = 64;
+  const colW = Math.max(2, (width - x0 - 10) / Math.max(1, d.columns.length));
+  const stripW = Math.max(1, Math.min(28, colW - (colW > 6 ? 3 : 1)));
+  const rwTop = 20;
+  const rmTop = rwTop + band + 34;
+  return { x0, colW, stripW, rwTop, rmTop, cellPx, cells: d.cellsPerHeap, height: rmTop + band + 26 };
+}
+
+/** The cell under (x, y), or null. */
+export function objectCellAt(L: ObjectLayout, d: ObjectMapData, x: number, y: number): { column: number; region: HeapRegionName; cell: number } | null {
+  const column = Math.floor((x - L.x0) / L.colW);
+  if (column < 0 || column >= d.columns.length) return null;
+  const left = L.x0 + column * L.colW + (L.colW - L.stripW) / 2;
+  if (x < left - 2 || x > left + L.stripW + 2) return null;
+  for (const region of ['readWrite', 'readMostly'] as const) {
+    const top = region === 'readWrite' ? L.rwTop : L.rmTop;
+    const cell = Math.floor((y - top) / L.cellPx);
+    if (cell >= 0 && cell < L.cells && d.columns[column]![region]) return { column, region, cell };
+  }
+  return null;
+}
+
+/** Colour of each class code shown in its own colour (the classes with most cells), by code. */
+function classColours(d: ObjectMapData): Map<number, string> {
+  const m = new Map<number, string>();
+  d.present.slice(0, OBJECT_CLASS_COLOURS).forEach((c, i) => m.set(c.code, palette.category[CLASS_SLOTS[i]! % palette.category.length]!));
+  return m;
+}
+
+function cellColour(code: number, region: HeapRegionName, by: ColourBy, colours: Map<number, string>): string | null {
+  if (code === CELL_FREE) return null;
+  if (code === CELL_VACATED) return palette.ink;
+  if (by === 'regime') return region === 'readWrite' ? palette.category[0]! : palette.category[2]!;
+  return colours.get(code) ?? palette.muted;
+}
+
+export function drawObjectMap(p: Painter, d: ObjectMapData, by: ColourBy, step: number): void {
+  const L = objectLayout(p.width, d);
+  const colours = classColours(d);
+  const shown = movesAt(d, step);
+  const pending = d.moves.slice(shown.length);
+  // a later move's object is still at its old cell: its class (or read-mostly) colour there
+  const codeOf = new Map(d.classes.map((n, i) => [n, CELL_CLASS0 + i]));
+  const back = new Map<string, number>();
+  for (const m of pending) back.set(`${m.fromColumn}:${m.fromCell}`, codeOf.get(m.className) ?? CELL_CLASS0);
+  const band = L.cells * L.cellPx;
+  p.text(8, L.rwTop + band / 2, 'read-write', { size: 12, color: palette.ink, anchor: 'middle', baseline: 'middle', rotate: -90 });
+  p.text(24, L.rwTop + band / 2, `${size(d.cellBytes.readWrite)}/cell`, { size: 11, color: palette.muted, anchor: 'middle', baseline: 'middle', rotate: -90 });
+  p.text(8, L.rmTop + band / 2, 'read-mostly', { size: 12, color: palette.ink, anchor: 'middle', baseline: 'middle', rotate: -90 });
+  if (d.cellBytes.readMostly) p.text(24, L.rmTop + band / 2, `${size(d.cellBytes.readMostly)}/cell`, { size: 11, color: palette.muted, anchor: 'middle', baseline: 'middle', rotate: -90 });
+  const every = Math.max(1, Math.ceil(36 / L.colW));
+  d.columns.forEach((col, i) => {
+    const x = L.x0 + i * L.colW + (L.colW - L.stripW) / 2;
+    for (const region of ['readWrite', 'readMostly'] as const) {
+      const h = col[region];
+      const top = region === 'readWrite' ? L.rwTop : L.rmTop;
+      if (!h) continue;
+      p.rect(x, top, L.stripW, band, { fill: palette.idleCell });
+      // runs of cells of one colour: one rectangle each
+      let runStart = 0;
+      let runColour: string | null = null;
+      const flush = (end: number) => {
+        if (runColour !== null) p.rect(x, top + runStart * L.cellPx, L.stripW, (end - runStart) * L.cellPx, { fill: runColour });
+      };
+      for (let c = 0; c <= h.cells.length; c++) {
+        let colour: string | null = null;
+        if (c < h.cells.length) {
+          const code = region === 'readMostly' ? (back.get(`${i}:${c}`) ?? h.cells[c]!) : h.cells[c]!;
+          colour = cellColour(code, region, by, colours);
+        }
+        if (c === h.cells.length || colour !== runColour) {
+          flush(c);
+          runStart = c;
+          runColour = colour;
+        }
+      }
+      if (L.stripW >= 3) p.rect(x, top, L.stripW, band, { stroke: palette.tileLine, lineWidth: 1, ...(region === 'readMostly' ? { dash: [3, 2] } : {}) });
+    }
+    const last = d.columns.length - 1;
+    if ((i % every === 0 && last - i >= every) || i === last)
+      p.text(x + L.stripW / 2, L.rmTop + band + 6, col.core < 0 ? 'global' : L.colW >= 40 ? `core ${col.core}` : String(col.core), { size: 12, color: palette.ink, anchor: 'middle', baseline: 'top' });
+  });
+  // the moves made by this step: arrows from the cell left to the cell reached, rings at both ends
+  const col = moveColour();
+  const centreX = (c: number) => L.x0 + c * L.colW + L.colW / 2;
+  for (const m of shown) {
+    const fx = centreX(m.fromColumn);
+    const fy = L.rmTop + (m.fromCell + 0.5) * L.cellPx;
+    const tx = centreX(m.toColumn);
+    const ty = L.rwTop + (m.toCell + 0.5) * L.cellPx;
+    const bend = m.fromColumn === m.toColumn ? L.colW / 2 + 18 : 0;
+    const cx = (fx + tx) / 2 + bend;
+    const cy = (fy + ty) / 2;
+    for (const [w, c] of [
+      [5, palette.canvas],
+      [2, col],
+    ] as const)
+      p.path(
+        (k) => {
+          k.moveTo(fx, fy);
+          k.quadraticCurveTo(cx, cy, tx, ty + 4);
+        },
+        { stroke: c, lineWidth: w },
+      );
+    arrowHead(p, cx, cy, tx, ty + 3, col, 9);
+    p.circle(fx, fy, 4, { stroke: col, lineWidth: 2 });
+    p.rect(tx - L.stripW / 2 - 2, ty - 3, L.stripW + 4, 6, { stroke: col, lineWidth: 2 });
+  }
+}
+
+/** The object map card: the colour toggle, the time slider, the canvas, the hover tooltip, the legend. */
+function ObjectMapCard({ d }: { d: ObjectMapData }) {
+  const [by, setBy] = useState<ColourBy>('class');
+  const [step, setStep] = useState(d.moves.length);
+  const [playing, setPlaying] = useState(false);
+  const [hover, setHover] = useState<{ x: number; y: number; column: number; region: HeapRegionName; cell: number } | null>(null);
+  useEffect(() => {
+    if (!playing) return;
+    const t = setInterval(() => {
+      setStep((s) => {
+        if (s >= d.moves.length) {
+          setPlaying(false);
+          return s;
+        }
+        return s + 1;
+      });
+    }, 700);
+    return () => clearInterval(t);
+  }, [playing, d.moves.length]);
+  const shown = movesAt(d, step);
+  const last: ObjectMove | undefined = shown[shown.length - 1];
+  const colours = classColours(d);
+  const info = hover ? describeCell(d, hover.column, hover.region, hover.cell) : null;
+  const legend =
+    by === 'class'
+      ? [
+          ...d.present.slice(0, OBJECT_CLASS_COLOURS).map((c) => ({ label: `${c.name} (${c.cells} cells)`, colour: colours.get(c.code)! })),
+          ...(d.present.length > OBJECT_CLASS_COLOURS ? [{ label: `other classes: ${d.present.slice(OBJECT_CLASS_COLOURS).map((c) => c.name).join(', ')}`, colour: palette.muted }] : []),
+        ]
+      : [
+          { label: 'read-write heap, homed on its core', colour: palette.category[0]! },
+          { label: 'read-mostly, user-managed (replicated in any cache)', colour: palette.category[2]! },
+        ];
+  legend.push({ label: 'vacated (a moved object’s old copy)', colour: palette.ink }, { label: 'free', colour: palette.idleCell });
+  const arrows = shown.map((m) => `${m.className}:${m.fromCore}>${m.toCore}`).join(' ');
+  const height = objectLayout(600, d).height;
+  const token = useMemo(() => ({ d, by, step }), [d, by, step]); // a new drawing when the data, the colouring or the step changes
+  return (
+    <div
+      data-testid="vm-object-map"
+      data-colour-by={by}
+      data-step={step}
+      data-moves={d.moves.length}
+      data-arrows={arrows}
+      data-columns={d.columns.length}
+      data-classes={d.present.length}
+      data-replay-matches={String(d.replayMatches)}
+      style={{ marginBottom: '1rem' }}
+    >
+      <CanvasCard
+        id="vm-object-map"
+        title="Heap map, object by object"
+        subtitle={
+          <>
+            Each core&apos;s heaps walked object by object as the run left them (the headers read from memory: class and size; the object table says whether the object still lives there; the memory is a
+            host replay of the run&apos;s bytecodes, since reading the simulated memory would cost simulated time){d.replayMatches === false ? ' (the replay did NOT reproduce the run: this map may differ from it)' : ''}: read-write heap above,
+            read-mostly {d.columns.some((c) => c.core < 0) ? 'heap in its own column' : 'slice'} below, {d.cellsPerHeap} cells per heap, each showing the class of the object covering most of it.{' '}
+            {d.moves.length
+              ? `A store into a read-mostly object moves it to the storing core's read-write heap: ${d.moves.length} move${d.moves.length === 1 ? '' : 's'}; the slider replays them in simulated time.`
+              : 'No store moved a read-mostly object in this run.'}
+          </>
+        }
+        height={height}
+        draw={(p) => drawObjectMap(p, d, by, step)}
+        version={() => token}
+        onPointer={(x, y, kind, ev) => {
+          if (kind === 'leave') return setHover(null);
+          const r = (ev as unknown as { currentTarget?: HTMLElement }).currentTarget?.getBoundingClientRect();
+          const at = objectCellAt(objectLayout(r?.width ?? 600, d), d, x, y);
+          setHover(at ? { ...at, x: r ? ev.clientX - r.left : x, y: r ? ev.clientY - r.top : y } : null);
+        }}
+        toolbar={
+          <>
+            <label className="inline">
+              colour by{' '}
+              <select value={by} onChange={(e) => setBy(e.target.value as ColourBy)} data-testid="vm-object-map-colour">
+                <option value="class">class</option>
+                <option value="regime">regime</option>
+              </select>
+            </label>
+          </>
+        }
+      >
+        {info && hover ? (
+          <div className="tooltip" role="tooltip" data-testid="vm-object-map-tooltip" style={{ left: hover.x + 14, top: hover.y + 10 }}>
+            {`${info.core}, ${info.heap}\n${info.what}\nbytes ${info.from}–${info.to} of the heap`}
+          </div>
+        ) : null}
+      </CanvasCard>
+      <div className="card" style={{ marginTop: '0.5rem', display: 'flex', flexWrap: 'wrap', gap: '0.4rem 1rem', alignItems: 'center' }}>
+        <button type="button" className="small" disabled={d.moves.length === 0} onClick={() => (step >= d.moves.length ? (setStep(0), setPlaying(true)) : setPlaying(!playing))} data-testid="vm-object-map-play">
+          {playing ? 'pause' : 'play'}
+        </button>
+        <label className="inline">
+          moves{' '}
+          <input
+            type="range"
+            min={0}
+            max={d.moves.length}
+            step={1}
+            value={step}
+            disabled={d.moves.length === 0}
+            onChange={(e) => {
+              setPlaying(false);
+              setStep(Number(e.target.value));
+            }}
+            data-testid="vm-object-map-slider"
+            aria-label="Store-barrier moves shown, in simulated-time order"
+          />
+        </label>
+        <span data-testid="vm-object-map-step">
+          {shown.length} of {d.moves.length} move{d.moves.length === 1 ? '' : 's'}
+          {last ? ` · last: ${last.className} (${last.bytes} B) at ${simTime(last.timeNs)}, ${describeMove(last)}` : ''}
+        </span>
+        <ul data-testid="vm-object-map-legend" style={{ listStyle: 'none', padding: 0, margin: 0, display: 'flex', flexWrap: 'wrap', gap: '0.2rem 0.9rem', fontSize: '0.85rem', flexBasis: '100%' }}>
+          {legend.map((it) => (
+            <li key={it.label}>
+              <span style={{ display: 'inline-block', width: 12, height: 12, background: it.colour, border: '1px solid var(--line)', marginRight: 4, verticalAlign: 'middle' }} />
+              {it.label}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
 }
 
 // ------------------------------------------------------------------ baton path drawing
@@ -457,6 +737,14 @@ export function VmViews({ results, chip }: { results: Results; chip: ResolvedChi
   const x = useMemo(() => vmExtraOf(results), [results]);
   const row = useMemo(() => vmRowOf(results), [results]);
   const heap = useMemo(() => (x ? heapMap(x) : null), [x]);
+  const objects = useMemo((): { map: ObjectMapData | null; error: string | null } => {
+    if (!x) return { map: null, error: null };
+    try {
+      return { map: objectMap(x), error: null };
+    } catch (e) {
+      return { map: null, error: e instanceof Error ? e.message : String(e) };
+    }
+  }, [x]);
   const baton = useMemo(() => (x && row ? batonPath(x, row) : null), [x, row]);
   const routines = useMemo(() => (x ? routineBars(x) : null), [x]);
   const perCore = useMemo(() => (x ? perCoreRoutines(x) : null), [x]);
@@ -555,6 +843,13 @@ export function VmViews({ results, chip }: { results: Results; chip: ResolvedChi
           ) : null}
         </details>
       </div>
+
+      {objects.map ? <ObjectMapCard d={objects.map} /> : null}
+      {objects.error ? (
+        <p className="card error" role="alert" data-testid="vm-object-map-error" style={{ marginBottom: '1rem' }}>
+          The object-by-object heap map cannot be drawn: {objects.error}
+        </p>
+      ) : null}
 
       <div data-testid="vm-baton" data-migrations={baton.migrations} data-edges={baton.edges.length} data-per-1000-bytecodes={baton.per1000Bytecodes} data-per-sim-second={baton.perSimSecond} style={{ marginBottom: '1rem' }}>
         <CanvasCard

@@ -1,6 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { Results } from '@manycore/engine';
-import { EDGE_MAX_PX, EDGE_MIN_PX, batonPath, describeCause, describeMove, heapMap, perCoreRoutines, routineBars, vmExtraOf, vmRowOf, type VmExtra } from './vm-views';
+import {
+  CELL_CLASS0,
+  CELL_FREE,
+  CELL_VACATED,
+  EDGE_MAX_PX,
+  EDGE_MIN_PX,
+  batonPath,
+  decodeCells,
+  describeCause,
+  describeCell,
+  describeMove,
+  heapMap,
+  movesAt,
+  objectMap,
+  perCoreRoutines,
+  routineBars,
+  vmExtraOf,
+  vmRowOf,
+  type VmExtra,
+} from './vm-views';
 
 // Real values: `node scripts/vm-run.mjs cores=3 replication=all-but-contexts size=2 --extra`
 // (benchmark compiler, clockCall true) and `... cores=2 replication=global size=2 --extra`.
@@ -226,5 +245,109 @@ describe('perCoreRoutines', () => {
     expect(vmExtraOf(results({ ...VM3_SPLIT, perCore: [{ core: 0, cycles: [1, 2] }] }))).toBeNull();
     expect(vmExtraOf(results({ ...VM3_SPLIT, causes: 'executed' }))).toBeNull();
     expect(vmExtraOf(results({ ...VM3_SPLIT, routines: [{ name: 'a', cycles: 1, causes: { executed: 'x' } }], perCore: undefined }))).toBeNull();
+  });
+});
+
+describe('objectMap (the heap map object by object)', () => {
+  const CELLS = 8;
+  const b64 = (cells: number[]) => btoa(String.fromCharCode(...cells));
+  // codes: 0 free, 1 vacated, 3 + i classes[i]
+  const classes = ['MethodContext', 'Association', 'Symbol'];
+  const strips = {
+    rw0: [3, 3, 0, 0, 0, 0, 0, 0],
+    rw1: [3, 3, 3, 4, 3, 3, 0, 0],
+    rm0: [5, 5, 1, 5, 4, 5, 0, 0],
+    rm1: [5, 5, 5, 1, 5, 0, 0, 0],
+  };
+  const heaps = [
+    { core: 0, region: 'readWrite', cellBytes: 128, usedBytes: 160, liveObjects: 1, vacatedObjects: 0, cells: b64(strips.rw0) },
+    { core: 1, region: 'readWrite', cellBytes: 128, usedBytes: 700, liveObjects: 7, vacatedObjects: 0, cells: b64(strips.rw1) },
+    { core: 0, region: 'readMostly', cellBytes: 64, usedBytes: 350, liveObjects: 9, vacatedObjects: 1, cells: b64(strips.rm0) },
+    { core: 1, region: 'readMostly', cellBytes: 64, usedBytes: 300, liveObjects: 8, vacatedObjects: 1, cells: b64(strips.rm1) },
+  ];
+  const X: VmExtra = {
+    ...VM3,
+    cores: 2,
+    heaps: VM3.heaps.slice(0, 2),
+    // in the results' order, not time order
+    moves: [
+      { className: 'Association', fromCore: 1, toCore: 1, bytes: 20, fromOffset: 200, toOffset: 390, timeNs: 9000 },
+      { className: 'Association', fromCore: 0, toCore: 1, bytes: 20, fromOffset: 140, toOffset: 300, timeNs: 764 },
+    ],
+    heapMap: { cellsPerHeap: CELLS, classes, heaps: heaps as NonNullable<VmExtra['heapMap']>['heaps'], replayMatches: true },
+  };
+
+  it('decodes a strip to the cells encoded, and rejects a malformed one with a message', () => {
+    expect([...decodeCells(b64([0, 1, 2, 3, 250, 255, 7, 9]), 8)]).toEqual([0, 1, 2, 3, 250, 255, 7, 9]);
+    expect([...decodeCells('AAECA/8=', 5)]).toEqual([0, 1, 2, 3, 255]);
+    expect(() => decodeCells('AAECA/8', 5, "core 3's read-write heap")).toThrow("heap map: core 3's read-write heap's cells are not base64 (length 7 is not a multiple of 4)");
+    expect(() => decodeCells('AAECA/8=', 8)).toThrow('heap map: a heap has 5 cells, expected 8');
+    expect(() => decodeCells('AA*CA/8=', 5)).toThrow('heap map: a heap\'s cells are not base64 (character "*" at 2)');
+  });
+
+  it('shapes one column per core, read-write above and read-mostly below, with the strips decoded', () => {
+    const d = objectMap(X)!;
+    expect(d.columns.map((c) => c.core)).toEqual([0, 1]);
+    expect([...d.columns[1]!.readWrite!.cells]).toEqual(strips.rw1);
+    expect([...d.columns[0]!.readMostly!.cells]).toEqual(strips.rm0);
+    expect(d.cellBytes).toEqual({ readWrite: 128, readMostly: 64 });
+    // classes present, most cells first: Symbol 4 + 4, MethodContext 2 + 5, Association 1 + 1
+    expect(d.present).toEqual([
+      { code: 5, name: 'Symbol', cells: 8 },
+      { code: 3, name: 'MethodContext', cells: 7 },
+      { code: 4, name: 'Association', cells: 2 },
+    ]);
+    expect(d.replayMatches).toBe(true);
+    expect(describeCell(d, 0, 'readMostly', 2)).toEqual({ core: 'core 0', heap: 'read-mostly slice (user-managed)', what: "vacated (a moved object's old copy)", from: 128, to: 192 });
+    expect(describeCell(d, 1, 'readWrite', 3)).toEqual({ core: 'core 1', heap: 'read-write heap (homed)', what: 'Association', from: 384, to: 512 });
+    expect(describeCell(d, 1, 'readWrite', 7)!.what).toBe('free');
+    expect(describeCell(d, 2, 'readWrite', 0)).toBeNull();
+    expect(strips.rw0[7]).toBe(CELL_FREE);
+    expect(strips.rm1[3]).toBe(CELL_VACATED);
+    expect(CELL_CLASS0).toBe(3);
+  });
+
+  it('sorts the moves by simulated time and places their ends in cells; the slider shows none at 0 and all at the end', () => {
+    const d = objectMap(X)!;
+    expect(d.moves.map((m) => [m.timeNs, m.fromCore, m.toCore, m.fromColumn, m.fromCell, m.toColumn, m.toCell])).toEqual([
+      [764, 0, 1, 0, 2, 1, 2], // 140 / 64 -> 2, 300 / 128 -> 2
+      [9000, 1, 1, 1, 3, 1, 3], // 200 / 64 -> 3, 390 / 128 -> 3
+    ]);
+    expect(movesAt(d, 0)).toEqual([]);
+    expect(movesAt(d, 1).map((m) => m.timeNs)).toEqual([764]);
+    expect(movesAt(d, 2).length).toBe(2);
+    expect(movesAt(d, 99).length).toBe(2);
+  });
+
+  it('the global read-mostly heap is a column of its own', () => {
+    const G: VmExtra = {
+      ...VM2_GLOBAL,
+      moves: [{ className: 'Association', fromCore: -1, toCore: 0, bytes: 20, fromOffset: 64, toOffset: 0, timeNs: 5 }],
+      heapMap: {
+        cellsPerHeap: CELLS,
+        classes,
+        heaps: [heaps[0]!, heaps[1]!, { ...heaps[2]!, core: -1 }] as NonNullable<VmExtra['heapMap']>['heaps'],
+      },
+    };
+    const d = objectMap(G)!;
+    expect(d.columns.map((c) => [c.core, c.readWrite !== null, c.readMostly !== null])).toEqual([
+      [0, true, false],
+      [1, true, false],
+      [-1, false, true],
+    ]);
+    expect(d.moves[0]).toMatchObject({ fromColumn: 2, fromCell: 1, toColumn: 0, toCell: 0 });
+    expect(describeCell(d, 2, 'readMostly', 0)!.heap).toBe('global read-mostly heap (user-managed)');
+    expect(d.replayMatches).toBeNull();
+  });
+
+  it('no heapMap (older results): null; a malformed one: an Error naming the problem, never a half map', () => {
+    expect(objectMap(VM3)).toBeNull();
+    const bad = (heapMap: unknown, moves = X.moves) => () => objectMap({ ...X, moves, heapMap } as VmExtra);
+    expect(bad({ cellsPerHeap: CELLS, classes })).toThrow("heap map: the results' heapMap lacks cellsPerHeap, classes or heaps");
+    expect(bad({ ...X.heapMap, heaps: [{ ...heaps[0], cells: b64([3, 3, 9, 0, 0, 0, 0, 0]) }] })).toThrow("heap map: core 0's read-write heap has cell code 9, but only 3 classes are named");
+    expect(bad({ ...X.heapMap, heaps: [{ ...heaps[0], cells: b64([3, 3]) }] })).toThrow("heap map: core 0's read-write heap has 2 cells, expected 8");
+    expect(bad({ ...X.heapMap, heaps: [{ ...heaps[0], core: 5 }] })).toThrow("heap map: core 5's read-write heap is not one of the run's heaps");
+    expect(bad({ ...X.heapMap, heaps: [heaps[0], heaps[0]] })).toThrow("heap map: core 0's read-write heap appears twice");
+    expect(bad({ ...X.heapMap, heaps: heaps.slice(0, 2) })).toThrow(/move 0 \(Association\) names a heap the map lacks \(core 1's read-mostly slice → core 1's read-write heap\)/);
   });
 });

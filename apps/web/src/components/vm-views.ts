@@ -25,6 +25,16 @@
  * - `perCoreRoutines(x)`: each core's cycles per routine (the results' perCore, in the routines'
  *   order), its total, and the largest total (the common scale); empty without perCore.
  * - `describeCause(name)`: what a cause means in the lab (for legends and tables).
+ * - `objectMap(x)`: the heap map object by object (VmExtra.heapMap, vm/heap-objects.ts): each
+ *   heap's strip decoded (`decodeCells`: base64 of cellsPerHeap one-byte cell codes: 0 free, 1
+ *   vacated, 2 unknown class, 3 + i classes[i]); one column per core (its read-write heap above,
+ *   its read-mostly slice below) and, with replication 'global', one more column for the global
+ *   read-mostly heap; the moves that carry offsets, in simulated-time order (ties: their order
+ *   in the results), each with the column and cell it left and the one it reached; the classes
+ *   present ranked by cells (ties: name). A malformed heapMap (bad base64, a wrong cell count,
+ *   a code naming no class, a move outside its heap) throws an Error naming the problem: the
+ *   view shows the message, never a half-drawn map. Null when the results have no heapMap.
+ * - `movesAt(d, step)`: the slider: step 0 shows no move, step d.moves.length all of them.
  * Every number comes from the results; nothing here computes a simulated quantity.
  */
 import type { Results } from '@manycore/engine';
@@ -40,7 +50,10 @@ export interface VmExtra {
   replication: string;
   heaps: { core: number; readWrite: Record<string, number>; readMostly: Record<string, number>; allocatedBytes: number }[];
   baton: { from: number; to: number; count: number }[];
-  moves: { className: string; fromCore: number; toCore: number; bytes: number }[];
+  /** fromOffset / toOffset (bytes into the heaps) and timeNs: absent in results from before the object map */
+  moves: { className: string; fromCore: number; toCore: number; bytes: number; fromOffset?: number; toOffset?: number; timeNs?: number }[];
+  /** the heap map object by object (vm/heap-objects.ts); absent in results from before it */
+  heapMap?: { cellsPerHeap: number; classes: string[]; heaps: HeapStripExtra[]; replayMatches?: boolean };
   /** cycles by cause (`causes` names them; they sum to cycles) — absent in results from before the split */
   routines: { name: string; cycles: number; causes?: Record<string, number> }[];
   causes?: string[];
@@ -302,3 +315,180 @@ export const ROUTINE_TITLES: Record<string, string> = {
   migrate: 'baton send and receive',
   clock: 'per-migration clock call',
 };
+
+// ------------------------------------------------------------------ heap map, object by object
+
+/** One heap's strip in the results (vm/heap-objects.ts HeapStrip). */
+export interface HeapStripExtra {
+  core: number;
+  region: 'readWrite' | 'readMostly';
+  cellBytes: number;
+  usedBytes: number;
+  liveObjects: number;
+  vacatedObjects: number;
+  cells: string;
+}
+
+/** Cell codes (vm/heap-objects.ts). */
+export const CELL_FREE = 0;
+export const CELL_VACATED = 1;
+export const CELL_UNKNOWN = 2;
+export const CELL_CLASS0 = 3;
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_INDEX = new Int16Array(128).fill(-1);
+for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i;
+
+/** Decodes a strip (RFC 4648 base64 with padding) of exactly `cells` bytes; an Error naming what is wrong otherwise. */
+export function decodeCells(b64: string, cells: number, what = 'a heap'): Uint8Array {
+  if (b64.length % 4 !== 0) throw new Error(`heap map: ${what}'s cells are not base64 (length ${b64.length} is not a multiple of 4)`);
+  const pad = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+  const n = (b64.length / 4) * 3 - pad;
+  if (n !== cells) throw new Error(`heap map: ${what} has ${n} cells, expected ${cells}`);
+  const out = new Uint8Array(n);
+  for (let i = 0, o = 0; i < b64.length; i += 4) {
+    let v = 0;
+    for (let j = 0; j < 4; j++) {
+      const ch = b64.charCodeAt(i + j);
+      const d = ch === 61 && i + j >= b64.length - pad ? 0 : ch < 128 ? B64_INDEX[ch]! : -1;
+      if (d < 0) throw new Error(`heap map: ${what}'s cells are not base64 (character ${JSON.stringify(b64[i + j])} at ${i + j})`);
+      v = (v << 6) | d;
+    }
+    if (o < n) out[o++] = (v >>> 16) & 0xff;
+    if (o < n) out[o++] = (v >>> 8) & 0xff;
+    if (o < n) out[o++] = v & 0xff;
+  }
+  return out;
+}
+
+export type HeapRegionName = 'readWrite' | 'readMostly';
+
+export interface ObjectHeap {
+  core: number;
+  region: HeapRegionName;
+  cells: Uint8Array;
+  cellBytes: number;
+  usedBytes: number;
+  liveObjects: number;
+  vacatedObjects: number;
+}
+
+export interface ObjectColumn {
+  /** -1: the global read-mostly heap */
+  core: number;
+  readWrite: ObjectHeap | null;
+  readMostly: ObjectHeap | null;
+}
+
+export interface ObjectMove {
+  index: number;
+  className: string;
+  bytes: number;
+  fromCore: number;
+  toCore: number;
+  timeNs: number;
+  /** the column (index into columns) and cell the object left (in a read-mostly heap) and reached (in a read-write heap) */
+  fromColumn: number;
+  fromCell: number;
+  toColumn: number;
+  toCell: number;
+  fromOffset: number;
+  toOffset: number;
+}
+
+export interface ObjectMapData {
+  cellsPerHeap: number;
+  classes: string[];
+  columns: ObjectColumn[];
+  moves: ObjectMove[];
+  /** class codes present in some cell, most cells first (ties: name) */
+  present: { code: number; name: string; cells: number }[];
+  /** cells of the read-write and read-mostly heaps (each the same for every heap of its kind) */
+  cellBytes: Record<HeapRegionName, number>;
+  replayMatches: boolean | null;
+}
+
+const isRegion = (v: unknown): v is HeapRegionName => v === 'readWrite' || v === 'readMostly';
+
+export function objectMap(x: VmExtra): ObjectMapData | null {
+  const hm = x.heapMap as unknown;
+  if (hm === undefined) return null;
+  if (!isRec(hm) || !isNum(hm.cellsPerHeap) || hm.cellsPerHeap <= 0 || !Array.isArray(hm.classes) || !hm.classes.every((c) => typeof c === 'string') || !Array.isArray(hm.heaps))
+    throw new Error('heap map: the results\' heapMap lacks cellsPerHeap, classes or heaps');
+  const cells = hm.cellsPerHeap;
+  const classes = hm.classes as string[];
+  const global = x.replication === 'global';
+  const columns: ObjectColumn[] = [...x.heaps].sort((a, b) => a.core - b.core).map((h) => ({ core: h.core, readWrite: null, readMostly: null }));
+  const colOf = new Map(columns.map((c, i) => [c.core, i]));
+  if (global) {
+    colOf.set(-1, columns.length);
+    columns.push({ core: -1, readWrite: null, readMostly: null });
+  }
+  const counts = new Map<number, number>();
+  const cellBytes: Record<HeapRegionName, number> = { readWrite: 0, readMostly: 0 };
+  for (const h of hm.heaps as unknown[]) {
+    if (!isRec(h) || !isNum(h.core) || !isRegion(h.region) || !isNum(h.cellBytes) || h.cellBytes <= 0 || !isNum(h.usedBytes) || !isNum(h.liveObjects) || !isNum(h.vacatedObjects) || typeof h.cells !== 'string')
+      throw new Error('heap map: a heap lacks core, region, cellBytes, usedBytes, object counts or cells');
+    const name = h.core < 0 ? 'the global read-mostly heap' : `core ${h.core}'s ${h.region === 'readWrite' ? 'read-write heap' : 'read-mostly slice'}`;
+    const col = colOf.get(h.core);
+    if (col === undefined || (h.core < 0 && h.region !== 'readMostly')) throw new Error(`heap map: ${name} is not one of the run's heaps`);
+    const decoded = decodeCells(h.cells, cells, name);
+    for (const c of decoded) {
+      if (c >= CELL_CLASS0 + classes.length) throw new Error(`heap map: ${name} has cell code ${c}, but only ${classes.length} classes are named`);
+      if (c >= CELL_CLASS0) counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    if (columns[col]![h.region]) throw new Error(`heap map: ${name} appears twice`);
+    columns[col]![h.region] = { core: h.core, region: h.region, cells: decoded, cellBytes: h.cellBytes, usedBytes: h.usedBytes, liveObjects: h.liveObjects, vacatedObjects: h.vacatedObjects };
+    cellBytes[h.region] = Math.max(cellBytes[h.region], h.cellBytes);
+  }
+  const moves: ObjectMove[] = [];
+  x.moves.forEach((m, index) => {
+    if (!isNum(m.fromOffset) || !isNum(m.toOffset) || !isNum(m.timeNs)) return;
+    const fromColumn = colOf.get(m.fromCore) ?? -1;
+    const toColumn = colOf.get(m.toCore) ?? -1;
+    const from = columns[fromColumn]?.readMostly;
+    const to = columns[toColumn]?.readWrite;
+    if (!from || !to) throw new Error(`heap map: move ${index} (${m.className}) names a heap the map lacks (${describeMove(m)})`);
+    if (m.fromOffset < 0 || m.toOffset < 0) throw new Error(`heap map: move ${index} (${m.className}) has a negative offset`);
+    moves.push({
+      index,
+      className: m.className,
+      bytes: m.bytes,
+      fromCore: m.fromCore,
+      toCore: m.toCore,
+      timeNs: m.timeNs,
+      fromColumn,
+      toColumn,
+      fromOffset: m.fromOffset,
+      toOffset: m.toOffset,
+      fromCell: Math.min(cells - 1, Math.floor(m.fromOffset / from.cellBytes)),
+      toCell: Math.min(cells - 1, Math.floor(m.toOffset / to.cellBytes)),
+    });
+  });
+  moves.sort((a, b) => a.timeNs - b.timeNs || a.index - b.index);
+  const present = [...counts]
+    .map(([code, n]) => ({ code, name: classes[code - CELL_CLASS0]!, cells: n }))
+    .sort((a, b) => b.cells - a.cells || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { cellsPerHeap: cells, classes, columns, moves, present, cellBytes, replayMatches: typeof hm.replayMatches === 'boolean' ? hm.replayMatches : null };
+}
+
+/** The moves drawn at slider position `step` (0: none; d.moves.length: all), in time order. */
+export function movesAt(d: Pick<ObjectMapData, 'moves'>, step: number): ObjectMove[] {
+  return d.moves.slice(0, Math.max(0, Math.min(d.moves.length, Math.floor(step))));
+}
+
+/** What a cell holds, in words (the tooltip): its core, heap, class (or free / vacated) and byte range. */
+export function describeCell(d: ObjectMapData, column: number, region: HeapRegionName, cell: number): { core: string; heap: string; what: string; from: number; to: number } | null {
+  const col = d.columns[column];
+  const h = col?.[region];
+  if (!col || !h || cell < 0 || cell >= h.cells.length) return null;
+  const code = h.cells[cell]!;
+  const what = code === CELL_FREE ? 'free' : code === CELL_VACATED ? 'vacated (a moved object\'s old copy)' : code === CELL_UNKNOWN ? 'an object of an unnamed class' : d.classes[code - CELL_CLASS0]!;
+  return {
+    core: col.core < 0 ? 'all cores' : `core ${col.core}`,
+    heap: col.core < 0 ? 'global read-mostly heap (user-managed)' : region === 'readWrite' ? 'read-write heap (homed)' : 'read-mostly slice (user-managed)',
+    what,
+    from: cell * h.cellBytes,
+    to: (cell + 1) * h.cellBytes,
+  };
+}

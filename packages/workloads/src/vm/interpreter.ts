@@ -107,6 +107,8 @@ const SPECIAL_ARGS = Int8Array.from(SPECIAL_SELECTORS.map(([, n]) => n));
 
 /** Store-barrier moves kept for the heap map (Interpreter.moves). */
 export const MAX_MOVES_RECORDED = 64;
+/** Numbers per recorded move (Interpreter.moves). */
+export const MOVE_FIELDS = 6;
 
 export interface InterpreterCounters {
   bytecodes: number;
@@ -144,8 +146,10 @@ export class Interpreter {
   batonTarget = -1;
   /** The oop the boot context returned, valid after STOP.done. */
   result = 0;
-  /** The first MAX_MOVES_RECORDED store-barrier moves, 5 numbers each: oop, old body, new body, words, class oop (for the heap map; rare, not on the hot path). */
+  /** The first MAX_MOVES_RECORDED store-barrier moves, MOVE_FIELDS numbers each: oop, old body, new body, words, class oop, moveClock() at the move (for the heap map; rare, not on the hot path). */
   readonly moves: number[] = [];
+  /** The time stamp recorded with each move (the workload sets the simulated clock, ns since the run's start; 0 when unset). */
+  moveClock: () => number = () => 0;
 
   // ---- registers (Squeak's activeContext, method, instructionPointer, stackPointer, receiver)
   private active = false;
@@ -1016,7 +1020,7 @@ export class Interpreter {
     m.store32(oop, nb);
     m.store32(nb + HDR_OTE, oop);
     this.counters.storeBarrierMoves++;
-    if (this.moves.length < MAX_MOVES_RECORDED * 5) this.moves.push(oop, body, nb, words, cls);
+    if (this.moves.length < MAX_MOVES_RECORDED * MOVE_FIELDS) this.moves.push(oop, body, nb, words, cls, this.moveClock());
     if (oop === this.rcvr) this.rcvrBody = nb;
     return nb;
   }

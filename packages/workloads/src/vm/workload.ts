@@ -34,12 +34,17 @@
  *   sends, migrations, timeNs, result, referenceResult, referenceBytecodes, correct,
  *   migrationsPer1000Bytecodes, <routine>Cycles...}: time spent in each VM routine's accesses
  *   and native work (the stall breakdown by routine), summed over the cores.
+ * - Heap map (VmExtra.heapMap, heap-objects.ts): every heap walked object by object at the end of
+ *   a host replay of the run's functional part (the engine has no untimed read of simulated
+ *   memory); the store barrier's moves carry their addresses and simulated time from the run's
+ *   own rows, and `replayMatches` says whether the replay reproduced them (and the result).
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type ResolvedChip, type Row, type SccChip, type SccCore, type Sim, type Tile64Core, type WorkloadDef } from '@manycore/engine';
 import { BATON_HALT, BATON_WORDS, ROUTINE, ROUTINE_NAMES, STOP, intValue, isSmallInt, type VmMemory, type VmSpace } from './format';
 import { layoutImage, type Image, type ImageObject } from './image';
-import { Interpreter } from './interpreter';
+import { Interpreter, MOVE_FIELDS } from './interpreter';
+import { heapMapOf, replayHeaps, type HeapMapData } from './heap-objects';
 import { BENCHMARKS, buildProgram, sourceText } from './program';
 import { referenceRun } from './reference';
 import { CAUSE_NAMES, CoreVmMemory } from './core-memory';
@@ -149,6 +154,7 @@ function* runBaton(core: Tile64Core | SccCore, p: P, mem: CoreVmMemory, space: V
   const main = 0;
   const t0 = core.now;
   const interp = new Interpreter(mem, space, image, { sourceText: sourceText(p.benchmark) });
+  interp.moveClock = () => (core.now - t0) / 1000; // a store-barrier move's simulated time, ns since the timed run's start (the heap map)
   const baton = new Uint32Array(BATON_WORDS);
   const halt = new Uint32Array(1);
   halt[0] = BATON_HALT;
@@ -204,12 +210,13 @@ function* runBaton(core: Tile64Core | SccCore, p: P, mem: CoreVmMemory, space: V
 function coreRow(id: number, interp: Interpreter, space: VmSpace & { allocatedBytes: number }, image: Image, snapshot: Row, migrations: number, waitPs: number, batonTo: Int32Array, mem: CoreVmMemory): Row {
   const row: Row = { core: id, bytecodes: interp.counters.bytecodes, sends: interp.counters.sends, migrations, waitPs, allocatedBytes: space.allocatedBytes };
   for (const k of Object.keys(snapshot)) row[`snapshot ${k}`] = snapshot[k]!;
-  // the baton's path and the store barrier's moves, as text (rows hold scalars): "to:count ..." and "class:from:to ..."
+  // the baton's path and the store barrier's moves, as text (rows hold scalars): "to:count ..." and "class:fromCore:toCore:bytes:oldBody:newBody:timeNs ..."
   row.batonTo = [...batonTo].flatMap((n, k) => (n > 0 ? [`${k}:${n}`] : [])).join(' ');
   const className = new Map(Object.entries(image.classes).map(([name, oop]) => [oop, name]));
   const moves: string[] = [];
-  for (let i = 0; i < interp.moves.length; i += 5)
-    moves.push(`${className.get(interp.moves[i + 4]!) ?? '?'}:${space.homeOf(interp.moves[i + 1]!)}:${space.homeOf(interp.moves[i + 2]!)}:${interp.moves[i + 3]! * 4}`);
+  const mv = interp.moves;
+  for (let i = 0; i < mv.length; i += MOVE_FIELDS)
+    moves.push(`${className.get(mv[i + 4]!) ?? '?'}:${space.homeOf(mv[i + 1]!)}:${space.homeOf(mv[i + 2]!)}:${mv[i + 3]! * 4}:${mv[i + 1]!}:${mv[i + 2]!}:${mv[i + 5]!}`);
   row.moves = moves.join(' ');
   row.storeBarrierMoves = interp.counters.storeBarrierMoves;
   for (let r = 0; r < ROUTINE_NAMES.length; r++) {
@@ -322,8 +329,19 @@ export interface VmExtra {
   heaps: VmHeap[];
   /** the baton's path: migrations from core to core */
   baton: { from: number; to: number; count: number }[];
-  /** store-barrier moves (the first 64 per core): the object's class, the heap it left (-1: the global read-mostly heap) and the one it went to */
-  moves: { className: string; fromCore: number; toCore: number; bytes: number }[];
+  /**
+   * store-barrier moves (the first 64 per core), in simulated-time order: the object's class, the
+   * heap it left (-1: the global read-mostly heap) and the one it went to, its byte offsets in
+   * those heaps (heapMap's cells: offset / cellBytes), and the simulated time of the move (ns
+   * since the timed run's start)
+   */
+  moves: { className: string; fromCore: number; toCore: number; bytes: number; fromOffset: number; toOffset: number; timeNs: number }[];
+  /**
+   * the heap map object by object (heap-objects.ts): every heap's strip of cells, walked at the
+   * end of a host replay of the run's functional part; `replayMatches`: the replay reached the
+   * run's result and bytecode count and moved the same objects between the same addresses
+   */
+  heapMap: HeapMapData & { replayMatches: boolean };
   /**
    * core cycles per VM routine, summed over the cores, and the same cycles by cause (`causes`:
    * executed work, TLB refills, stalls on a remote home, the engine's stall causes; core-memory.ts
@@ -377,16 +395,33 @@ function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
   });
   const baton: VmExtra['baton'] = [];
   const moves: VmExtra['moves'] = [];
+  const movedAt: [number, number][] = [];
   for (const r of cores) {
     for (const e of String(r.batonTo).split(' ').filter(Boolean)) {
       const [to, count] = e.split(':').map(Number) as [number, number];
       baton.push({ from: r.core as number, to, count });
     }
     for (const m of String(r.moves).split(' ').filter(Boolean)) {
-      const [className, from, to, bytes] = m.split(':') as [string, string, string, string];
-      moves.push({ className, fromCore: Number(from), toCore: Number(to), bytes: Number(bytes) });
+      const [className, from, to, bytes, oldBody, newBody, timeNs] = m.split(':') as [string, string, string, string, string, string, string];
+      movedAt.push([Number(oldBody), Number(newBody)]);
+      moves.push({ className, fromCore: Number(from), toCore: Number(to), bytes: Number(bytes), fromOffset: Number(oldBody), toOffset: Number(newBody), timeNs: Number(timeNs) });
     }
   }
+  // the heap map: the run's memory replayed on the host, walked object by object (heap-objects.ts)
+  const fin = rows.find((r) => r.final === true);
+  const replay = replayHeaps(chip, { benchmark: p.benchmark, size: sizeOf(p), cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, imageFillerKB: p.imageFillerKB });
+  const { map } = heapMapOf(replay.mem, replay.regions);
+  const regionOf = (body: number, region: 'readWrite' | 'readMostly') =>
+    replay.regions.find((g) => g.region === region && body >= g.base && body < g.base + (g.core < 0 ? p.cores : 1) * p.heapKB * 1024);
+  for (const m of moves) {
+    m.fromOffset -= regionOf(m.fromOffset, 'readMostly')?.base ?? 0;
+    m.toOffset -= regionOf(m.toOffset, 'readWrite')?.base ?? 0;
+  }
+  moves.sort((a, b) => a.timeNs - b.timeNs);
+  const replayMoved: [number, number][] = [];
+  for (let i = 0; i < replay.moves.length; i += MOVE_FIELDS) replayMoved.push([replay.moves[i + 1]!, replay.moves[i + 2]!]);
+  const key = (xs: [number, number][]) => xs.map(([a, b]) => `${a}>${b}`).sort().join(' ');
+  const replayMatches = fin !== undefined && replay.bytecodes === cores.reduce((a, r) => a + (r.bytecodes as number), 0) && isSmallInt(replay.result) && intValue(replay.result) === fin.result && key(replayMoved) === key(movedAt);
   const sumPs = (k: string) => cores.reduce((a, r) => a + ((r[k] as number | undefined) ?? 0), 0);
   const routines = ROUTINE_NAMES.map((name) => {
     const cycles = Math.round(sumPs(`${name}Ps`) / periodPs);
@@ -400,7 +435,7 @@ function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
     ),
   );
   const perCore = cores.map((r, c) => ({ core: r.core as number, cycles: byCore.map((col) => col[c]!) }));
-  return { vm: { cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, heaps, baton, moves, routines, causes: [...CAUSE_NAMES], perCore } };
+  return { vm: { cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, heaps, baton, moves, heapMap: { ...map, replayMatches }, routines, causes: [...CAUSE_NAMES], perCore } };
 }
 
 export const vmWorkload: WorkloadDef<P, Tile64Core | SccCore> = {
