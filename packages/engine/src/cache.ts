@@ -62,13 +62,13 @@ export class Cache {
   /** Slot holding `key`, or -1. Updates LRU on a hit. Called on every cached access. */
   lookup(key: number): number {
     const base = (key & this.setMask) * this.ways;
+    const end = base + this.ways;
     const tags = this.tags;
-    for (let w = 0; w < this.ways; w++) {
-      if (tags[base + w] === key) {
-        this.lru[base + w] = this.stamp++;
-        return base + w;
+    for (let s = base; s < end; s++)
+      if (tags[s] === key) {
+        this.lru[s] = this.stamp++;
+        return s;
       }
-    }
     return -1;
   }
 

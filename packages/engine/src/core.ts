@@ -302,6 +302,34 @@ export abstract class CoreBase {
   }
 
   /**
+   * appendWrite of one aligned 32-bit word (a scalar store: mask 0xf << byteOff, byteOff a
+   * multiple of 4) whose bytes are `word`'s as a host Uint32Array holds them: the same log entry
+   * and overlay update, without a line image. The entry's other 28 data bytes are left as they
+   * were: the committer copies only the masked bytes of a write. Called on every word store.
+   */
+  protected appendWord(lineId: number, byteOff: number, word: number, visiblePs: number): void {
+    if (this.logCount >= this.logCap)
+      throw new SimulationError(`core ${this.id}: more than ${this.logCap} line writes without yielding; yield DUE in long loops`);
+    const at = this.logBase + this.logCount * WLOG_BYTES;
+    const u = this.v.wlogU;
+    this.v.wlogF[at >>> 3] = visiblePs;
+    u[(at >>> 2) + 2] = lineId;
+    u[(at >>> 2) + 3] = (0xf << byteOff) >>> 0;
+    u[(at >>> 2) + 4] = WLOG_WRITE;
+    u[(at >>> 2) + 5] = this.seq++;
+    u[((at + 32 + byteOff) >>> 2)] = word;
+    this.logCount++;
+    // own view
+    const ovl = this.ovl;
+    let o = ovl.find(lineId);
+    if (o < 0) {
+      o = ovl.insert(lineId);
+      readCommittedLine(this.v, lineId, ovl.data32, o >>> 2);
+    }
+    ovl.data32[(o + byteOff) >>> 2] = word;
+  }
+
+  /**
    * Appends a request without data (WLOG_TAS, WLOG_UNIT) to the write log: `lineId` and `aux`
    * as the committer reads them, applied at visiblePs in the same order as writes.
    */

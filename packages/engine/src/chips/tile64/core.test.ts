@@ -426,3 +426,31 @@ describe('TILE64 user-managed pages hold real copies', () => {
     expect(() => resolveChip('tile64', { caches: { l1d: { lineBytes: 64 }, l2: { lineBytes: 32, sizeBytes: 65536 } } })).toThrow(/cache l1d: lines of 64 bytes exceed the L2's 32/);
   });
 });
+
+describe('TILE64 word stores', () => {
+  it('a word store commits its 4 bytes only: a reused log entry holding older words does not overwrite what another core stored in the line', () => {
+    const got: Record<string, string> = {};
+    const hex = (v: number) => (v >>> 0).toString(16);
+    runProgram<Tile64Core>({
+      preset: 'tile64',
+      cores: [0, 1],
+      *program(core) {
+        const a = core.sharedBase; // homed on tile 0
+        const b = core.sharedBase + 256;
+        // epoch 1: core 0 fills its first 8 log entries, entry k with word k of line a
+        if (core.id === 0) for (let k = 0; k < 8; k++) core.store32(a + 4 * k, 0xaaaaaaaa);
+        yield* core.barrier();
+        // epoch 2: core 1 stores word 0 of line b; core 0 stores word 1 of it later, from its
+        // first log entry (which still holds word 0 of line a)
+        if (core.id === 1) core.store32(b, 0xbbbbbbbb);
+        else {
+          core.compute(1000);
+          core.store32(b + 4, 0xcccccccc);
+        }
+        yield* core.barrier();
+        got[`core${core.id}`] = [0, 4, 8].map((o) => hex(core.load32(b + o))).join(',');
+      },
+    });
+    expect(got).toEqual({ core0: 'bbbbbbbb,cccccccc,0', core1: 'bbbbbbbb,cccccccc,0' });
+  });
+});

@@ -70,8 +70,23 @@ import {
 } from './resolve';
 import { Tlb } from './tlb';
 
+/** Entries translate keeps decoded (a power of two). */
+const DECODED = 16;
+
 /** Cache flag (bits 0 and 1 are cache.ts's): the slot holds the line's bytes (a user-managed line). */
 export const FLAG_DATA = 4;
+
+/** The shared window's page-table entries, the same for every core of a chip: built once per chip (start-up). */
+const sharedTables = new WeakMap<Tile64Chip, Int32Array>();
+function sharedEntries(chip: Tile64Chip): Int32Array {
+  let t = sharedTables.get(chip);
+  if (t === undefined) {
+    t = new Int32Array(chip.sharedPages);
+    for (let p = 0; p < chip.sharedPages; p++) t[p] = pte(REGIME_HOMED, p % chip.topo.tiles, chip.sharedPhysBase + p);
+    sharedTables.set(chip, t);
+  }
+  return t;
+}
 
 export class Tile64Core extends WordCore {
   declare readonly chip: Tile64Chip;
@@ -82,6 +97,9 @@ export class Tile64Core extends WordCore {
   private readonly pt: Int32Array;
   private readonly recent = new RecentFills();
   private readonly l1Shift: number;
+  /** The L1's and L2's hit cycles (chip.l1d / chip.l2, read on every access). */
+  private readonly l1HitCycles: number;
+  private readonly l2HitCycles: number;
   private readonly l2Shift: number;
   private readonly hopsTo: Int32Array; // per tile
   private readonly sendSeq: Int32Array; // per destination core
@@ -94,6 +112,9 @@ export class Tile64Core extends WordCore {
   private tEntry = 1;
   private tPhysBase = -0;
   private tLineBase = 0;
+  /** Decoded entries (translate): entry (1: none; valid ones are negative) and its tLineBase, by page mod DECODED. */
+  private readonly decEntry = new Int32Array(DECODED).fill(1);
+  private readonly decLine = new Int32Array(DECODED);
   /** Sequence word (or doorbell stamp) of the message takeMessage copied last. */
   private takenSeq = 0;
   /** Remote (non-home) accesses, for rows and views. */
@@ -119,6 +140,8 @@ export class Tile64Core extends WordCore {
     this.l2 = new Cache(views.state, L.off.l2 + id * L.l2Stride, chip.l2!.sets, chip.l2!.ways);
     this.l1.reset();
     this.l2.reset();
+    this.l1HitCycles = chip.l1d.hitCycles;
+    this.l2HitCycles = chip.l2!.hitCycles;
     this.l1Shift = chip.l1LineShift;
     this.l2Shift = chip.l2LineShift;
     this.tlb = new Tlb(chip.config.tlb.dataEntries, chip.config.tlb.hugePages ? 24 : PAGE_SHIFT_64K);
@@ -131,8 +154,7 @@ export class Tile64Core extends WordCore {
     this.pt = new Int32Array(PAGES);
     const priv = chip.privateBase >>> PAGE_SHIFT_64K;
     for (let p = 0; p < chip.privatePages; p++) this.pt[priv + p] = pte(REGIME_HOMED, this.tile, id * chip.privatePages + p);
-    const shared = chip.sharedBase >>> PAGE_SHIFT_64K;
-    for (let p = 0; p < chip.sharedPages; p++) this.pt[shared + p] = pte(REGIME_HOMED, p % chip.topo.tiles, chip.sharedPhysBase + p);
+    this.pt.set(sharedEntries(chip), chip.sharedBase >>> PAGE_SHIFT_64K);
   }
 
   // ---------------------------------------------------------------- addresses
@@ -218,18 +240,27 @@ export class Tile64Core extends WordCore {
    */
   private translate(addr: number): void {
     if (!this.tlb.lookup(addr)) this.compute(this.chip.config.tlb.missCycles);
-    const e = this.pt[addr >>> PAGE_SHIFT_64K]!;
+    const page = addr >>> PAGE_SHIFT_64K;
+    const e = this.pt[page]!;
     if (e !== this.tEntry) {
       if (!pteValid(e)) throw new SimulationError(`core ${this.id}: address 0x${(addr >>> 0).toString(16)} is not mapped`);
       this.tEntry = e;
       this.tRegime = pteRegime(e);
       this.tHome = pteHome(e);
-      const phys = ptePhys(e);
-      this.tPhysBase = phys * 65536;
-      // lineIdOf(tPhysBase) in integer arithmetic: controller phys mod n, 2048 lines per page there
-      const n = this.chip.controllers;
-      const ctrl = phys % n;
-      this.tLineBase = dramLineId(ctrl, ((phys - ctrl) / n) * 65536) | 0;
+      // the line id base is a function of the entry's physical page: kept per entry in a small
+      // direct-mapped table (accesses alternate between a few pages: stack, method, cache)
+      const i = page & (DECODED - 1);
+      if (this.decEntry[i] === e) this.tLineBase = this.decLine[i]!;
+      else {
+        // lineIdOf(tPhysBase) in integer arithmetic: controller phys mod n, 2048 lines per page there
+        const phys = ptePhys(e);
+        const n = this.chip.controllers;
+        const ctrl = phys % n;
+        this.tLineBase = dramLineId(ctrl, ((phys - ctrl) / n) * 65536) | 0;
+        this.decEntry[i] = e;
+        this.decLine[i] = this.tLineBase;
+      }
+      this.tPhysBase = ptePhys(e) * 65536;
     }
     this.tPaddr = this.tPhysBase + (addr & 0xffff);
   }
@@ -338,7 +369,7 @@ export class Tile64Core extends WordCore {
 
   /** Logs a home-L2 fill of paddr's line at tile `home` (applied at commit; seen at once by this core). */
   private homeFill(home: number, visiblePs: number): void {
-    const key = Math.floor(this.tPaddr / (1 << this.l2Shift));
+    const key = this.tPaddr >>> this.l2Shift; // tPaddr < 2^32: Math.floor of the division
     if (this.recent.has(home, key)) return;
     this.recent.add(home, key);
     this.appendRequest(WLOG_UNIT, home, key, visiblePs);
@@ -358,7 +389,7 @@ export class Tile64Core extends WordCore {
     let s2 = this.l2.lookup(k2);
     if (s2 >= 0) {
       c[cb + C.l2Hits] += 1;
-      const ps = this.chip.l2!.hitCycles * this.period;
+      const ps = this.l2HitCycles * this.period;
       this.now += ps;
       this.stall(STALL_L1_MISS, ps);
       this.l2Filled = false;
@@ -383,7 +414,7 @@ export class Tile64Core extends WordCore {
     const s1 = this.l1.lookup(k1);
     if (s1 >= 0 && !write) {
       c[cb + C.l1Hits] += 1;
-      this.busyCycles(this.chip.l1d.hitCycles); // the load's own cycles (its instruction is counted by loadAt)
+      this.busyCycles(this.l1HitCycles); // the load's own cycles (its instruction is counted by loadAt)
       return;
     }
     if (!write) c[cb + C.l1Misses] += 1;
@@ -407,7 +438,7 @@ export class Tile64Core extends WordCore {
     this.uS1 = s1;
     if (s1 >= 0 && !write) {
       c[cb + C.l1Hits] += 1;
-      this.busyCycles(this.chip.l1d.hitCycles);
+      this.busyCycles(this.l1HitCycles);
       this.copyOut(this.l1Data32, s1, this.l1Shift);
       return;
     }
@@ -437,7 +468,7 @@ export class Tile64Core extends WordCore {
     const home = this.tHome;
     const hops = this.hopsTo[home]!;
     let lat = (chip.remoteBaseCycles + chip.remotePerHopCycles * hops) * this.period;
-    const key = Math.floor(this.tPaddr / (1 << this.l2Shift));
+    const key = this.tPaddr >>> this.l2Shift; // tPaddr < 2^32: Math.floor of the division
     const hit = present(this.v, chip, home, key) || this.recent.has(home, key);
     if (!hit) lat += this.dramPs(home, this.tPaddr);
     const done = this.issue(lat, write ? STALL_DRAM : STALL_L2_MISS);
@@ -495,10 +526,17 @@ export class Tile64Core extends WordCore {
     const off = this.tPaddr & (LINE_BYTES - 1);
     return user ? this.line[off]! : this.memByte(this.tLineId(), off);
   }
+  // A scalar word store to a homed or read-only page logs just its word (appendWord), not a
+  // line image: the same log entry as far as the committer reads it, the same overlay, checks
+  // and time as storeAt's.
   override store32(addr: number, value: number): void {
     if (LITTLE_ENDIAN_HOST) this.val32[0] = value;
-    else this.valDv.setUint32(0, value >>> 0, true);
-    this.storeAt(addr | 0, 4);
+    else {
+      this.valDv.setUint32(0, value >>> 0, true);
+      this.storeAt(addr | 0, 4);
+      return;
+    }
+    if (this.storeAccess(addr | 0, 4)) this.appendWord(this.tLineId(), this.tPaddr & (LINE_BYTES - 1), this.val32[0]!, this.sVisible);
   }
   override store8(addr: number, value: number): void {
     this.val[0] = value;
@@ -506,6 +544,26 @@ export class Tile64Core extends WordCore {
   }
 
   protected storeAt(addr: number, size: number): void {
+    if (!this.storeAccess(addr, size)) return; // a user-managed store: in the own copies
+    const visible = this.sVisible;
+    const off = this.tPaddr & (LINE_BYTES - 1);
+    const l32 = this.line32;
+    l32[0] = l32[1] = l32[2] = l32[3] = l32[4] = l32[5] = l32[6] = l32[7] = 0;
+    if (size === 4) l32[off >>> 2] = this.val32[0]!; // aligned (checkAlign): the same 4 bytes
+    else for (let i = 0; i < size; i++) this.line[off + i] = this.val[i]!;
+    this.appendWrite(this.tLineId(), (size === 8 ? 0xff : (1 << size) - 1) << off, this.line, l32, 0, visible);
+  }
+
+  /** The time the last store storeAccess passed on becomes visible (a field: a double returned would be boxed). */
+  private sVisible = -0; // -0: a double field from the start
+
+  /**
+   * A store's checks, counts and time (into tPaddr): a user-managed store writes the first
+   * `size` bytes of val into the own copies and answers false; any other answers true and
+   * leaves the time the store becomes visible in sVisible, for the caller to log it. Called on
+   * every store.
+   */
+  private storeAccess(addr: number, size: number): boolean {
     this.checkAlign(addr, size);
     this.c[this.cb + C.stores] += 1;
     this.retire(1);
@@ -521,20 +579,14 @@ export class Tile64Core extends WordCore {
         this.l2Dirty[o2 + i] = 1;
         if (o1 >= 0) this.l1Data[o1 + i] = this.val[i]!; // L1 write-through: its copy too
       }
-      return;
+      return false;
     }
-    let visible: number;
-    if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) visible = this.remoteAccess(true);
+    if (this.tRegime === REGIME_HOMED && this.tHome !== this.tile) this.sVisible = this.remoteAccess(true);
     else {
       this.cachedAccess(true);
-      visible = this.now;
+      this.sVisible = this.now;
     }
-    const off = this.tPaddr & (LINE_BYTES - 1);
-    const l32 = this.line32;
-    l32[0] = l32[1] = l32[2] = l32[3] = l32[4] = l32[5] = l32[6] = l32[7] = 0;
-    if (size === 4) l32[off >>> 2] = this.val32[0]!; // aligned (checkAlign): the same 4 bytes
-    else for (let i = 0; i < size; i++) this.line[off + i] = this.val[i]!;
-    this.appendWrite(this.tLineId(), (size === 8 ? 0xff : (1 << size) - 1) << off, this.line, l32, 0, visible);
+    return true;
   }
 
   // ---------------------------------------------------------------- user-managed cache control
