@@ -237,7 +237,7 @@ export class Committer {
         k++;
       }
     }
-    const order = this.order.subarray(0, k);
+    const order = this.order;
     for (let i = 0; i < k; i++) order[i] = i;
     const times = this.times;
     const refs = this.refs;
@@ -245,16 +245,18 @@ export class Committer {
     // already (one core writing, as a migrating interpreter does): then the sort is skipped
     let sorted = true;
     for (let i = 1; i < k && sorted; i++) if (times[i]! < times[i - 1]!) sorted = false;
-    if (!sorted) order.sort((a, b) => times[a]! - times[b]! || refs[a]! - refs[b]!);
+    // (a view and a comparator only for an epoch that needs the sort: nothing allocated otherwise)
+    if (!sorted) order.subarray(0, k).sort((a, b) => times[a]! - times[b]! || refs[a]! - refs[b]!);
 
-    // waiters by line
-    const waiters = new Map<number, number[]>();
+    // waiters by line (a map only in an epoch where some core waits on a flag)
+    let waiters: Map<number, number[]> | null = null;
     for (let core = 0; core < cores; core++) {
       const b = core * CORE_SLOTS;
       if (c[b + C.state] !== CoreState.Blocked || c[b + C.blockedOn] !== BlockReason.Flag) continue;
       if (!Number.isNaN(c[b + S.waitL1Value]!)) continue; // spins on its own L1 copy (CL1INVMB skipped): no write reaches it
       c[b + S.waitCand] = 0;
       const line = c[b + S.waitLine]!;
+      waiters ??= new Map<number, number[]>();
       const list = waiters.get(line);
       if (list) list.push(core);
       else waiters.set(line, [core]);
@@ -291,6 +293,7 @@ export class Committer {
           return false;
         }
       }
+      if (waiters === null) continue;
       const list = waiters.get(lineId);
       if (!list) continue;
       for (const w of list) {
@@ -312,11 +315,12 @@ export class Committer {
         } else if (t <= tb) c[b + S.waitCand] = 0;
       }
     }
-    for (const list of waiters.values())
-      for (const w of list) {
-        const b = w * CORE_SLOTS;
-        if (c[b + C.state] === CoreState.Blocked && c[b + S.waitCand] === 1) this.wake(w, c[b + S.blockedAtPs]! + c[b + S.waitReadPs]!);
-      }
+    if (waiters !== null)
+      for (const list of waiters.values())
+        for (const w of list) {
+          const b = w * CORE_SLOTS;
+          if (c[b + C.state] === CoreState.Blocked && c[b + S.waitCand] === 1) this.wake(w, c[b + S.blockedAtPs]! + c[b + S.waitReadPs]!);
+        }
     for (let core = 0; core < cores; core++) {
       c[core * CORE_SLOTS + S.logCount] = 0;
       c[core * CORE_SLOTS + S.txnCount] = 0;

@@ -243,7 +243,11 @@ export abstract class CoreBase {
           if (count > 255 || d < -32768 || d > 32767) continue;
           u[p + 9] = ((d << 16) | (count << 8) | size) >>> 0;
         }
-      } else if (line !== first + Math.floor(count / ((shape >>> 8) & 0xff)) * stride) continue;
+      } else {
+        // the line transaction `count` is at (a stream of one transaction per line: no division)
+        const repeat = (shape >>> 8) & 0xff;
+        if (line !== first + (repeat === 1 ? count : Math.floor(count / repeat)) * stride) continue;
+      }
       u[p + 5] = count + 1;
       f[(p >>> 1) + 3] = arrivalPs;
       this.c[this.cb + C.flits] += (flits >>> 16) + (flits & 0xffff);

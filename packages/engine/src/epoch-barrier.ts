@@ -60,9 +60,12 @@ export function epochLoop(ctl: Int32Array, wake: Int32Array, index: number, list
       // epoch and commit it while this loop is still waking the others.
       const n = hooks.commit(list);
       Atomics.store(ctl, CTL.expected, n);
+      // (the committer only bumps its own word: nobody sleeps on it, and a notify is a call
+      // into the runtime's futex table every epoch)
       for (let i = 0; i < n; i++) {
-        Atomics.add(wake, list[i]!, 1);
-        Atomics.notify(wake, list[i]!);
+        const w = list[i]!;
+        Atomics.add(wake, w, 1);
+        if (w !== index) Atomics.notify(wake, w);
       }
       if (over(ctl)) return;
     }

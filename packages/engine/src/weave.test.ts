@@ -416,6 +416,83 @@ describe('Weaver.run: determinism', () => {
     expect(contended).toBeGreaterThan(20); // the property saw real queueing
   });
 
+  it('books components apart exactly as one queue over all cores would: a model check with cores that bridge controllers (property)', () => {
+    // cores on the tiles of controllers 0..3 (tiles 0, 5, 12, 17); a record goes to its core's
+    // own controller or, now and then, to another one, which joins the two into one component
+    const home = new Map([
+      [0, 0],
+      [1, 0],
+      [10, 1],
+      [11, 1],
+      [24, 2],
+      [25, 2],
+      [34, 3],
+    ]);
+    const who = [...home.keys()];
+    const recordsOf = fc.tuple(
+      ...who.map((core) =>
+        arrivals(5).chain((times) =>
+          fc.tuple(
+            ...times.map((first) =>
+              fc
+                .record({ weight: fc.integer({ min: 1, max: 2 }), cause: fc.constantFrom(STALL_L2_MISS, STALL_DRAM), away: fc.integer({ min: 0, max: 7 }) })
+                .map((r) => ({ core, first, weight: r.weight, cause: r.cause, target: r.away < 4 ? r.away : home.get(core)! })),
+            ),
+          ),
+        ),
+      ),
+    );
+    let bridged = 0;
+    fc.assert(
+      fc.property(recordsOf, (records) => {
+        const v = cleanFixture();
+        for (const list of records) for (const t of list) addTxn(v, t);
+        new Weaver(chip, v).run(0, Q, Q);
+        // reference: one queue over every core (key: arrival shifted by the core's waits so far,
+        // then core id), each controller a brute-force first fit of SERVICE
+        const pending = records.map((list) => [...list].sort((x, y) => x.first - y.first));
+        const shift = new Map<number, number>(who.map((c) => [c, 0]));
+        const stall = new Map<string, number>();
+        const booked: [number, number][][] = [[], [], [], []];
+        const queueDelay = [0, 0, 0, 0];
+        for (;;) {
+          let best = -1;
+          for (let i = 0; i < pending.length; i++) {
+            const t = pending[i]![0];
+            if (!t) continue;
+            const b = best < 0 ? undefined : pending[best]![0]!;
+            const key = t.first + shift.get(t.core)!;
+            if (!b || key < b.first + shift.get(b.core)! || (key === b.first + shift.get(b.core)! && t.core < b.core)) best = i;
+          }
+          if (best < 0) break;
+          const t = pending[best]!.shift()!;
+          const a = t.first + shift.get(t.core)!;
+          const slots = booked[t.target]!;
+          const free = (s: number) => slots.every(([x, y]) => s + SERVICE <= x || s >= y);
+          const start = [a, ...slots.map(([, y]) => y).filter((y) => y >= a)].sort((x, y) => x - y).find(free)!;
+          slots.push([start, start + SERVICE]);
+          const wait = start - a;
+          if (wait > 0) {
+            queueDelay[t.target]! += wait;
+            shift.set(t.core, shift.get(t.core)! + wait / t.weight);
+            const key = `${t.core}/${t.cause}`;
+            stall.set(key, (stall.get(key) ?? 0) + wait / t.weight);
+          }
+        }
+        for (const core of who)
+          for (const [cause, slot] of [
+            [STALL_L2_MISS, C.stallL2MissPs],
+            [STALL_DRAM, C.stallDramPs],
+          ] as const)
+            expect(coreSlot(v, core, slot)).toBe(stall.get(`${core}/${cause}`) ?? 0);
+        for (let m = 0; m < 4; m++) expect(ctrlSlot(v, m, CTRL.queueDelayPs)).toBe(queueDelay[m]);
+        if (records.some((list) => list.some((t) => t.target !== home.get(t.core))) && stall.size > 0) bridged++;
+      }),
+      { numRuns: 100 },
+    );
+    expect(bridged).toBeGreaterThan(20); // the property saw bridged components with real queueing
+  });
+
   it('gives bit-identical delays, links and controller state for the same records on a fresh state', () => {
     const records: Txn[][] = [
       [{ core: 0, first: 0, count: 4, last: 30_000 }],

@@ -34,6 +34,11 @@
  *  - the next arrival to book comes from a loser tree over the cores that have arrivals (key:
  *    next shifted arrival, then core id). That order is total, so the bookings happen in the
  *    same sequence as with any priority queue;
+ *  - cores that reach no common controller (directly or through other cores) share nothing the
+ *    booking touches, so each such component gets a tree of its own, booked one after the
+ *    other: every booking and every sum keeps its order (the global order restricted to the
+ *    component), with shallower trees (the SCC's quadrants: one component per controller when
+ *    cores stream their private memory; a lone core needs no tree);
  *  - Calendar.book decides the common cases (after the last interval, or queueing behind it)
  *    from the last two intervals before any search; otherwise it searches from where its last
  *    search ended (DDR bookings land a few intervals before the end), bisecting if that is far;
@@ -96,6 +101,21 @@ function routeAdd(width: number, tx: Int32Array, ty: Int32Array, a: number, b: n
   const row = width * 4;
   if (y < by) for (let yy = y, m = l + DIR_S; yy < by; yy++, m += row) ef[m] += flits;
   else if (y > by) for (let yy = y, m = l + DIR_N; yy > by; yy--, m -= row) ef[m] += flits;
+}
+
+/** The index of the lowest set bit of a non-zero 32-bit mask. */
+function lowestBit(bits: number): number {
+  return 31 - Math.clz32(bits & -bits);
+}
+
+/** The root of x in a union-find forest over controllers (path halving). */
+function findRoot(root: Int32Array, x: number): number {
+  while (root[x] !== x) {
+    const up = root[root[x]!]!;
+    root[x] = up;
+    x = up;
+  }
+  return x;
 }
 
 /**
@@ -361,6 +381,17 @@ export class Weaver {
   private readonly tree: Int32Array;
   private readonly treeKey: Float64Array; // the key of the loser held at each internal node
   private readonly winners: Int32Array; // tree building scratch
+  // the cores with arrivals this epoch (in core order): where their arrivals are, and the
+  // controllers they reach (a bit per controller); components are booked one at a time
+  private readonly srcCore: Int32Array;
+  private readonly srcCursor: Int32Array;
+  private readonly srcEnd: Int32Array;
+  private readonly srcMask: Int32Array;
+  private readonly srcOrder: Int32Array; // the sources grouped by component (core order within one)
+  private readonly ctrlRoot = new Int32Array(16); // union-find over controllers (MAX_CONTROLLERS <= 16)
+  private readonly ctrlGroup = new Int32Array(16); // a root controller's component
+  private readonly groupStart = new Int32Array(17);
+  private readonly groupFill = new Int32Array(16);
   // per controller, this epoch: reads, writes, row hits, row misses, row conflicts, bus busy ps
   private readonly served: Float64Array;
   private readonly ddr: DdrController | null; // the DRAM model (null: fixed service)
@@ -396,8 +427,63 @@ export class Weaver {
     this.tree = new Int32Array(leaves);
     this.treeKey = new Float64Array(leaves);
     this.winners = new Int32Array(leaves);
+    this.srcCore = new Int32Array(cores);
+    this.srcCursor = new Int32Array(cores);
+    this.srcEnd = new Int32Array(cores);
+    this.srcMask = new Int32Array(cores);
+    this.srcOrder = new Int32Array(cores);
     this.served = new Float64Array(chip.controllers * SERVED);
     this.ddr = chip.dram.model === 'ddr' ? new DdrController(chip.dram, v.dram, this.calendar) : null;
+  }
+
+  /**
+   * Groups the epoch's `active` sources (srcMask: the controllers each reaches) into
+   * components of sources that share a controller, directly or through other sources:
+   * srcOrder lists the sources component by component, in core order within each, and
+   * component g is srcOrder[groupStart[g] .. groupStart[g + 1]). Returns the number of
+   * components. Called on every epoch (O(sources x controllers), no allocation).
+   */
+  private components(active: number): number {
+    const root = this.ctrlRoot;
+    const groupOf = this.ctrlGroup;
+    const mask = this.srcMask;
+    const start = this.groupStart;
+    const fill = this.groupFill;
+    for (let m = 0; m < 16; m++) {
+      root[m] = m;
+      groupOf[m] = -1;
+    }
+    for (let i = 0; i < active; i++) {
+      let bits = mask[i]!;
+      let r = findRoot(root, lowestBit(bits));
+      for (bits &= bits - 1; bits !== 0; bits &= bits - 1) {
+        const b = findRoot(root, lowestBit(bits));
+        if (b < r) {
+          root[r] = b;
+          r = b;
+        } else if (b > r) root[b] = r;
+      }
+    }
+    // components numbered by their first source; sizes, then starts, then placed in core order
+    let groups = 0;
+    for (let i = 0; i < active; i++) {
+      const r = findRoot(root, lowestBit(mask[i]!));
+      let g = groupOf[r]!;
+      if (g < 0) {
+        g = groups++;
+        groupOf[r] = g;
+        start[g + 1] = 0;
+      }
+      start[g + 1] += 1;
+    }
+    start[0] = 0;
+    for (let g = 0; g < groups; g++) {
+      start[g + 1] += start[g]!;
+      fill[g] = start[g]!;
+    }
+    const order = this.srcOrder;
+    for (let i = 0; i < active; i++) order[fill[groupOf[findRoot(root, lowestBit(mask[i]!))]!]!++] = i;
+    return groups;
   }
 
   /**
@@ -555,6 +641,10 @@ export class Weaver {
     const leafCursor = this.leafCursor;
     const leafEnd = this.leafEnd;
     const leafShift = this.leafShift;
+    const srcCore = this.srcCore;
+    const srcCursor = this.srcCursor;
+    const srcEnd = this.srcEnd;
+    const srcMask = this.srcMask;
     let k = 0;
     let active = 0;
     for (let core = 0; core < cores; core++) {
@@ -564,6 +654,7 @@ export class Weaver {
       // earlier than that ended; a falling record (none from txnRecord) asks for a scan
       let runs = 0;
       let scan = false;
+      let reach = 0;
       bounds[s0] = s0;
       const n = vc[core * CORE_SLOTS + S.txnCount]!;
       for (let r = 0; r < n; r++) {
@@ -584,6 +675,7 @@ export class Weaver {
           vc[core * CORE_SLOTS + C.stallNetworkPs] += d;
         }
         if (target & TXN_TARGET_MPB) continue;
+        if (count > 0) reach |= 1 << target; // target < MAX_CONTROLLERS (14)
         const first = txnF[p >>> 1]!;
         const last = txnF[(p >>> 1) + 3]!;
         const step = count > 1 ? (last - first) / (count - 1) : 0;
@@ -612,11 +704,10 @@ export class Weaver {
       // a core's arrivals are almost always logged in time order; interleaved records (two
       // streams) are merged
       const at = runs > 0 || scan ? mergeRuns(arr, info, lines, half, bounds, s0, k, scan ? -1 : runs) : 0;
-      leafCore[active] = core;
-      leafCursor[active] = at + s0;
-      leafEnd[active] = at + k;
-      leafShift[active] = 0;
-      leafKey[active] = arr[at + s0]!;
+      srcCore[active] = core;
+      srcCursor[active] = at + s0;
+      srcEnd[active] = at + k;
+      srcMask[active] = reach;
       active++;
     }
 
@@ -641,10 +732,32 @@ export class Weaver {
       // a lagging core may still arrive a few quanta in the past; older bookings are history
       cal.prune(m, startPs - 8 * quantumPs);
     }
-    if (active > 0) {
+    // Components: cores that reach a common controller (directly or through other cores) and
+    // their controllers. Two components share nothing the booking reads or writes (calendar,
+    // banks and counters are per controller; shifts and charges per core), so each is booked by
+    // a tournament of its own: the global order restricted to one component is that
+    // tournament's order (same keys, ties in core order), so every booking, and every sum in
+    // its order, is the single tournament's; only the trees are smaller (a lone core books its
+    // arrivals in order, no tree at all).
+    const groups = this.components(active);
+    const order = this.srcOrder;
+    const gs = this.groupStart;
+    for (let g = 0; g < groups; g++) {
+      const g0 = gs[g]!;
+      const size = gs[g + 1]! - g0;
+      let left = 0;
+      for (let i = 0; i < size; i++) {
+        const src = order[g0 + i]!;
+        leafCore[i] = srcCore[src]!;
+        leafCursor[i] = srcCursor[src]!;
+        leafEnd[i] = srcEnd[src]!;
+        leafShift[i] = 0;
+        leafKey[i] = arr[srcCursor[src]!]!;
+        left += srcEnd[src]! - srcCursor[src]!;
+      }
       let leaves = 1;
-      while (leaves < active) leaves *= 2;
-      for (let i = active; i < leaves; i++) leafKey[i] = Infinity;
+      while (leaves < size) leaves *= 2;
+      for (let i = size; i < leaves; i++) leafKey[i] = Infinity;
       const tree = this.tree;
       const treeKey = this.treeKey;
       const win = this.winners;
@@ -665,7 +778,7 @@ export class Weaver {
       }
       let top = leaves > 1 ? win[1]! : 0;
       // called on every controller arrival: the top leaf's next arrival is booked
-      for (let left = k; left > 0; left--) {
+      for (; left > 0; left--) {
         const leaf = top;
         const core = leafCore[leaf]!;
         const j = leafCursor[leaf]!;
