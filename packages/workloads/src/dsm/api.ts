@@ -94,7 +94,8 @@ export interface CheckResult {
 /**
  * A DSM application: the paper's program written against Dsm. `run` is what every processor
  * executes (timed, counted); `check` runs afterwards on processor 0 only (opening the result
- * through the runtime; its traffic is not counted in the rows) and compares it with `reference`,
+ * through the runtime), or with `combine` on every processor (its traffic is not counted in the
+ * rows either way) and compares it with `reference`,
  * a plain JavaScript computation of the same arithmetic.
  */
 export interface DsmApp<S = unknown> {
@@ -108,6 +109,12 @@ export interface DsmApp<S = unknown> {
   locks(size: S, procs: number): number;
   run(dsm: Dsm, size: S): Sim<void>;
   check(dsm: Dsm, size: S): Sim<CheckResult>;
+  /**
+   * Present: `check` runs on every processor after the run (each checks what it computed, from
+   * its own copy), and this combines their verdicts (in processor order) into the run's. Absent:
+   * `check` runs on processor 0 only.
+   */
+  combine?(checks: CheckResult[], size: S): CheckResult;
 }
 
 export function zeroStats(): DsmStats {

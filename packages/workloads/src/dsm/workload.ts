@@ -8,7 +8,8 @@
  *   run), runs app.run, and joins the runtime's end barrier: the time and the protocol counters
  *   are taken between the harness barrier and the end barrier's departure (counters summed over
  *   processors; memory per processor is the mean of each processor's shared-data bytes at the
- *   end). Then processor 0 runs app.check (opening the result through the runtime; the others
+ *   end). Then processor 0 runs app.check (or, for an app with `combine` (SOR), every processor
+ *   checks its own part and combine gives the verdict) (opening the result through the runtime; the others
  *   serve its requests from a last barrier): not counted.
  * - One row per run: {runtime, app, processors, size, timeNs, messages, bytes,
  *   overlappedRequests, rounds, readFaults, writeFaults, writeNotices, diffs, twins,
@@ -141,7 +142,8 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
     // size's window and messages travel through the MPBs: only the host memory backing what the
     // cores touch (host sizing, not a simulated cost): at the small size the cluster's data
     // budget and 1 MB per core (its 64 KB receive buffer), at paper sizes every core's whole
-    // window (processor 0's check opens the whole grid) and that 1 MB.
+    // window (sized when processor 0's check opened the whole grid; kept so the configs stay the
+    // same, SOR's processors now check their own rows) and that 1 MB.
     chipOverrides: (p, family) => {
       const data = p.size === 'paper-lg' ? 512 : 256;
       if (family === 'scc') {
@@ -199,11 +201,12 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
       const s1 = { ...dsm.stats };
       const pieces1 = scc?.piecesSent ?? 0;
       let check = { correct: true, detail: '' };
-      if (core.id === 0) check = yield* app.check(dsm, size);
+      const checks = core.id === 0 || app.combine !== undefined; // with combine, every processor checks its own part
+      if (checks) check = yield* app.check(dsm, size);
       yield* dsm.barrier(); // the others serve processor 0's check
       const row: Row = { proc: core.id, t0Ns: t0 / 1000, t1Ns: t1 / 1000, memoryBytes: s1.memoryBytes, allocatedBytes: s1.allocatedBytes, ...rec?.toRow() };
       for (const k of COUNTERS) row[k] = s1[k] - s0[k];
-      if (core.id === 0) {
+      if (checks) {
         row.correct = check.correct;
         row.check = check.detail;
       }
@@ -222,6 +225,12 @@ export function makeDsmWorkload(apps: Record<string, DsmApp>): WorkloadDef<DsmPa
       const r0 = procs.find((r) => r.proc === 0)!;
       out.correct = r0.correct as boolean;
       out.check = r0.check as string;
+      const app = appOf(p);
+      if (app.combine) {
+        const v = app.combine([...procs].sort((a, b) => (a.proc as number) - (b.proc as number)).map((r) => ({ correct: r.correct as boolean, detail: r.check as string })), app.sizes[p.size as SizeName]);
+        out.correct = v.correct;
+        out.check = v.detail;
+      }
       if (chip.family !== 'cluster') {
         // rows on the cluster carry no chip field (their digests predate the SCC transport)
         out.chip = chip.family;

@@ -5,7 +5,7 @@ import { LocalDsm } from '../local';
 import { makeDsmWorkload } from '../workload';
 import { workloads } from '../../index';
 import { dsmApps } from './index';
-import { sor, sorBand, sorChecksum, sorProgram, sorProgramBytes, sorReference, sorValidate, sorWidth, type SorAccess, type SorSize } from './sor';
+import { sor, sorBand, sorChecksum, sorOwnRows, sorProgram, sorProgramBytes, sorReference, sorValidate, sorWidth, type SorAccess, type SorSize } from './sor';
 import { runInterleaved, runOnLocal } from './test-helper';
 
 const tiny: SorSize = { rows: 6, cols: 9, steps: 2 };
@@ -43,7 +43,9 @@ describe('Red-Black SOR on the sequential runtime', () => {
       dsm.core.storeF64(addr + 8 * 2, dsm.core.loadF64(addr + 8 * 2) + 2 ** -40);
     });
     expect(r.check.correct).toBe(false);
-    expect(r.check.detail).toMatch(/^grid differs from the sequential run: first at red row 2 slot 2: /);
+    // row 2 (even): red slot 2 is column 4
+    const want = sorReference(tiny).red[2 * sorWidth(tiny) + 2]!;
+    expect(r.check.detail).toBe(`grid differs from the sequential run: first at processor 0's red row 2 slot 2 (column 4): ${want + 2 ** -40} != sequential ${want}`);
   });
 
   it('one processor opens every row of its colour once per phase for writing and every row of the other colour once for reading', () => {
@@ -184,5 +186,63 @@ describe('dsm workload: sorHoisting (Table 7) on the cluster', () => {
 
   it('refuses sorHoisting = false for another app', () => {
     expect(() => run({ app: 'water-nsq', sorHoisting: false })).toThrow('sorHoisting = false: only app sor has the un-hoisted variant (paper 004 Table 7), not water-nsq');
+  });
+});
+
+describe("SOR's check: every processor checks the rows it wrote, combined in processor order", () => {
+  const mini: SorSize = { rows: 34, cols: 1023, steps: 2 };
+  /** SOR whose processors in `bad` change one value of their own band after the run (a wrong grid). */
+  const corrupting = (bad: number[]): DsmApp<SorSize> => ({
+    ...sor,
+    sizes: { ...sor.sizes, small: mini },
+    *run(dsm, size) {
+      yield* sor.run(dsm, size);
+      if (!bad.includes(dsm.me)) return;
+      const [from] = sorOwnRows(size, dsm.me, dsm.procs);
+      const i = from + 1; // the second row this processor wrote
+      const addr = yield* dsm.open({ id: 1, name: 'black', count: size.rows, objectBytes: 8 * sorWidth(size) }, i, true);
+      dsm.core.storeF64(addr + 8 * 3, dsm.core.loadF64(addr + 8 * 3) * 2);
+    },
+  });
+  const reg = (app: DsmApp<SorSize>) => ({ ...workloads, dsm: makeDsmWorkload({ ...dsmApps, sor: app as DsmApp }) });
+  const run = (app: DsmApp<SorSize>, params: Record<string, unknown>): Results =>
+    new Simulation({ version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'sor', ...params } }, seed: 1 }, reg(app)).runInline();
+
+  it('own rows cover the grid exactly once (row 0 on the first processor, the last row on the last)', () => {
+    expect([0, 1, 2, 3].map((p) => sorOwnRows(mini, p, 4))).toEqual([
+      [0, 9],
+      [9, 17],
+      [17, 25],
+      [25, 34],
+    ]);
+    expect(sorOwnRows(mini, 0, 1)).toEqual([0, 34]);
+  });
+
+  it.each(['page', 'object'])('%s runtime, 4 processors: a correct grid gives the whole-grid verdict and the check sends no message', (runtime) => {
+    const r = run(corrupting([]), { runtime, processors: 4 });
+    const row = r.workload.rows[0]!;
+    const ref = sorReference(mini);
+    expect(row.correct).toBe(true);
+    expect(row.check).toBe(`34 x 1023 grid bit-exact equal to the sequential run after 2 steps; checksum ${sorChecksum(ref.red, ref.black)}`);
+    // every message of the run is in the row, plus the last barrier after the check (3 arrivals + 3 departures): the check itself sends none
+    const sent = r.simulated.cores.reduce((s, c) => s + c.messagesSent, 0);
+    expect(sent).toBe((row.messages as number) + 6);
+  });
+
+  it.each(['page', 'object'])('%s runtime, 4 processors: a changed value on processors 1 and 3 makes the run incorrect, naming processor 1\'s element', (runtime) => {
+    const good = run(corrupting([]), { runtime, processors: 4 }).workload.rows[0]!;
+    const row = run(corrupting([1, 3]), { runtime, processors: 4 }).workload.rows[0]!;
+    expect(row.correct).toBe(false);
+    const want = sorReference(mini).black[10 * sorWidth(mini) + 3]!;
+    // row 10 (even): black slot 3 is column 2 x 3 + 1 = 7
+    expect(row.check).toBe(`grid differs from the sequential run: first at processor 1's black row 10 slot 3 (column 7): ${want * 2} != sequential ${want}`);
+    expect(row.timeNs).toBeGreaterThan(0);
+    expect(good.correct).toBe(true);
+  });
+
+  it('interleaved processors: the combined check catches a wrong value on the last processor', () => {
+    const bad = corrupting([3]);
+    expect(runInterleaved(bad, mini, 4, { fine: false }).detail).toMatch(/^grid differs from the sequential run: first at processor 3's black row 26 slot 3 \(column 7\): /);
+    expect(runInterleaved(corrupting([]), mini, 4, { fine: false }).correct).toBe(true);
   });
 });

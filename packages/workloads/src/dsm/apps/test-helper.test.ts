@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Sim } from '@manycore/engine';
 import type { CheckResult, Dsm, DsmApp, SharedArrayDesc } from '../api';
-import { runInterleaved, runPhases } from './test-helper';
+import { runInterleaved, runOnLocal, runPhases } from './test-helper';
 
 /**
  * A toy program over one shared array of 8-byte slots: slot 0 a counter each processor bumps
@@ -67,5 +67,34 @@ describe('runInterleaved', () => {
   it('runPhases counts opens and acquires per barrier phase', () => {
     const ph = runPhases(toy({ locked: true, bumps: 2, phases: 2 }), 0);
     expect(ph.map((m) => Object.fromEntries(m))).toEqual([{ 'toy:r': 2, 'toy:w': 4, acquire: 2 }, { 'toy:r': 2, 'toy:w': 4, acquire: 2 }, {}]);
+  });
+});
+
+describe('apps with combine: every processor checks its own part', () => {
+  /** Each processor writes its number into its own slot; its check reads its slot only, and combine joins the verdicts in order. */
+  const own: DsmApp<number> = {
+    name: 'own',
+    title: 'own',
+    sizes: { small: 0, 'paper-sm': 0, 'paper-lg': 0 },
+    describe: () => 'own',
+    locks: () => 0,
+    *run(dsm: Dsm): Sim<void> {
+      const a = dsm.alloc('own', 8, 8);
+      dsm.core.storeF64(yield* dsm.open(a, dsm.me, true), 10 + dsm.me);
+      yield* dsm.barrier();
+    },
+    *check(dsm: Dsm): Sim<CheckResult> {
+      const v = dsm.core.loadF64(yield* dsm.open({ id: 0, name: 'own', count: 8, objectBytes: 8 }, dsm.me, false));
+      return { correct: v === 10 + dsm.me, detail: `p${dsm.me}=${v}` };
+    },
+    combine: (checks) => ({ correct: checks.every((c) => c.correct), detail: checks.map((c) => c.detail).join(' ') }),
+  };
+
+  it('runInterleaved runs the check on every processor, in order, and returns the combined verdict', () => {
+    expect(runInterleaved(own, 0, 3)).toEqual({ correct: true, detail: 'p0=10 p1=11 p2=12' });
+  });
+
+  it('runOnLocal passes its one processor\'s check through combine', () => {
+    expect(runOnLocal(own, 0).check).toEqual({ correct: true, detail: 'p0=10' });
   });
 });

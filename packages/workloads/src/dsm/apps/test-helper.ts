@@ -23,7 +23,9 @@
  * - When no processor can go on (all left wait, and a whole round changed nothing) it throws,
  *   naming who waits for what and who finished.
  * - Timing is meaningless (one core runs all processors); results and counts are exact.
- * - After all processors finish, processor 0's check runs.
+ * - After all processors finish, processor 0's check runs (for an app with `combine`, every
+ *   processor's check in order, combined). runOnLocal's single processor checks the whole result
+ *   (through combine when the app has one).
  */
 import { runProgram, type ClusterCore, type Results, type Sim, type YieldToken } from '@manycore/engine';
 import type { CheckResult, Dsm, DsmApp, DsmCore, DsmStats, SharedArrayDesc } from '../api';
@@ -145,7 +147,11 @@ export function runOnLocal<S>(
       runTimeNs = core.now / 1000;
       dsm.counting = false;
       if (between) yield* between(dsm);
-      check = as ? { correct: false, detail: `not checked: processor ${as.me} of ${as.procs} ran alone` } : yield* app.check(dsm, size);
+      if (as) check = { correct: false, detail: `not checked: processor ${as.me} of ${as.procs} ran alone` };
+      else {
+        const own = yield* app.check(dsm, size);
+        check = app.combine ? app.combine([own], size) : own; // one processor: its own part is the whole result
+      }
     },
   });
   if (!check || !dsm) throw new Error(`${app.name}: the program did not finish`);
@@ -295,7 +301,12 @@ export function runInterleaved<S>(app: DsmApp<S>, size: S, procs: number, opts: 
           throw new Error(`${app.name}: no processor can go on: ${who.join(', ')}${finished.length ? `; processors ${finished.join(', ')} finished` : ''}`);
         }
       }
-      check = yield* app.check(views[0]!, size);
+      if (app.combine) {
+        // every processor checks its own part, in processor order
+        const checks: CheckResult[] = [];
+        for (const v of views) checks.push(yield* app.check(v, size));
+        check = app.combine(checks, size);
+      } else check = yield* app.check(views[0]!, size);
     },
   });
   if (!check) throw new Error(`${app.name}: the interleaved run did not finish`);
