@@ -40,8 +40,12 @@
  *   field holds the step's stamp instead of a flag (the per-depth barriers above take the
  *   flag's role; the stamp lets the unlocked descent detect a stale cell or leaf under release
  *   consistency and fetch its creator's interval through the lock that ordered it: loadtree).
- * - A body opened for writing is reopened after any poll() (a page runtime serving a diff
- *   request from poll write-protects the page again): hackgrav reads, walks, then opens to write.
+ * - An object is (re)opened for writing right before its stores whenever another open or a
+ *   poll() came between: a request served there may close this processor's interval (a lock
+ *   requested from it, lrc.ts: lazy intervals), write-protecting the page (page runtime) or
+ *   moving the object to the read-only view (object runtime), so the next store must fault
+ *   again, as it would through the handle or the MMU: hackgrav reads, walks, then opens to
+ *   write; addBody, subdivide, loadtree and hackcofm reopen the leaf or cell they write.
  * - Locks: 0..2047 CellLock, 2048 CountLock.
  * - Arithmetic the loads and stores do not cover is charged with core.compute from P6 x87
  *   latencies (bh-x87.ts); dsm.poll() once per node or body visited.
@@ -356,8 +360,9 @@ class BhProc {
     core.store32(bp + N_PARENT, leafRef(l));
     core.store32(bp + N_LEVEL, level);
     core.store32(bp + N_CHILD, nb);
-    core.store32(lp + L_BODYP + 4 * nb, b + 1);
-    core.store32(lp + L_NUMB, nb + 1);
+    const lw = yield* this.dsm.open(this.a.leaves, l, true); // reopened after the body's open (module contract)
+    core.store32(lw + L_BODYP + 4 * nb, b + 1);
+    core.store32(lw + L_NUMB, nb + 1);
   }
 
   private *coords(b: number, out: Int32Array): Sim<void> {
@@ -380,17 +385,19 @@ class BhProc {
     }
     core.store32(lp + L_NUMB, 0);
     const c = yield* this.makeCell(parent, level);
-    const cp = yield* dsm.open(this.a.cells, c, true);
+    let cp = yield* dsm.open(this.a.cells, c, true);
     core.store32(cp + N_CHILD, core.load32(lp + N_CHILD));
     const deeper = level >> 1;
     yield* this.coords(this.moved[0]!, this.xs);
     let idx = subindex(this.xs, level);
+    cp = yield* dsm.open(this.a.cells, c, true); // reopened after the body's open (module contract)
     core.store32(cp + C_SUBP + 4 * idx, leafRef(l));
-    core.store32(lp + N_CHILD, idx);
-    core.store32(lp + N_PARENT, cellRef(c));
-    core.store32(lp + N_LEVEL, deeper);
+    const lw = yield* dsm.open(this.a.leaves, l, true);
+    core.store32(lw + N_CHILD, idx);
+    core.store32(lw + N_PARENT, cellRef(c));
+    core.store32(lw + N_LEVEL, deeper);
     if (depthOf(deeper) > this.localDepth) this.localDepth = depthOf(deeper);
-    yield* this.addBody(lp, l, this.moved[0]!, deeper);
+    yield* this.addBody(lw, l, this.moved[0]!, deeper);
     for (let i = 1; i < nb; i++) {
       const p = this.moved[i]!;
       yield* this.coords(p, this.xs);
@@ -400,6 +407,7 @@ class BhProc {
       let le: number;
       if (q === 0) {
         le = yield* this.makeLeaf(c, deeper, idx);
+        cp = yield* dsm.open(this.a.cells, c, true);
         core.store32(cp + C_SUBP + 4 * idx, leafRef(le));
       } else le = refIndex(q);
       const lep = yield* dsm.open(this.a.leaves, le, true);
@@ -440,6 +448,7 @@ class BhProc {
           const le = yield* this.makeLeaf(node, l, kid);
           const lp = yield* dsm.open(this.a.leaves, le, true);
           yield* this.addBody(lp, le, b, l);
+          cp = yield* dsm.open(this.a.cells, node, true); // reopened after the leaf's and body's opens (module contract)
           core.store32(cp + C_SUBP + 4 * kid, leafRef(le));
           done = true;
         }
@@ -461,6 +470,7 @@ class BhProc {
           if (core.load32(lp + T_DONE) !== this.stamp || core.load32(lp + N_PARENT) !== cellRef(node)) stale = true;
           else if (core.load32(lp + L_NUMB) === MAX_BODIES_PER_LEAF) {
             const c = yield* this.subdivide(le, lp, node, l);
+            cp = yield* dsm.open(this.a.cells, node, true);
             core.store32(cp + C_SUBP + 4 * kid, cellRef(c));
           } else {
             yield* this.addBody(lp, le, b, l);
@@ -520,23 +530,23 @@ class BhProc {
     for (let d = depth; d >= 0; d--) {
       for (let i = 0; i < this.mynleaf; i++) {
         if (this.leafDepth[i] !== d) continue;
-        const lp = yield* dsm.open(this.a.leaves, this.myleaves[i]!, true);
+        const lp = yield* dsm.open(this.a.leaves, this.myleaves[i]!, false);
         const nb = core.load32(lp + L_NUMB);
         this.cofm.fill(0);
         for (let k = 0; k < nb; k++) this.addChild(yield* dsm.open(this.a.bodies, core.load32(lp + L_BODYP + 4 * k) - 1, false));
-        this.storeCofm(lp);
+        this.storeCofm(yield* dsm.open(this.a.leaves, this.myleaves[i]!, true)); // reopened after the children's opens (module contract)
         yield* dsm.poll();
       }
       for (let i = 0; i < this.myncell; i++) {
         if (this.cellDepth[i] !== d) continue;
-        const cp = yield* dsm.open(this.a.cells, this.mycells[i]!, true);
+        const cp = yield* dsm.open(this.a.cells, this.mycells[i]!, false);
         this.cofm.fill(0);
         for (let k = 0; k < 8; k++) {
           const r = core.load32(cp + C_SUBP + 4 * k);
           if (r === 0) continue;
           this.addChild(yield* dsm.open(isCellRef(r) ? this.a.cells : this.a.leaves, refIndex(r), false));
         }
-        this.storeCofm(cp);
+        this.storeCofm(yield* dsm.open(this.a.cells, this.mycells[i]!, true));
         yield* dsm.poll();
       }
       yield* dsm.barrier();

@@ -5,10 +5,16 @@ import { LrcRuntime, REDUCTION_WINDOW } from './lrc';
 import { makeDsmWorkload } from '../workload';
 import { workloads } from '../../index';
 
+/** Closes the runtime's open interval directly (tests: the message paths below do not depend on why an interval closes). */
+function closeNow(dsm: Dsm): void {
+  (dsm as unknown as { closeInterval(): void }).closeInterval();
+}
+
 /**
  * Long runtime messages (regression: Barnes-Hut at paper-sm on 32 processors): processor 1
- * closes `intervals` intervals under a lock it manages (local acquires), each writing word 0 of
- * one page; at the end barrier its arrival carries every interval (proc 4 B + id 4 B + vt
+ * closes `intervals` intervals, each writing word 0 of one page under a lock it manages (local
+ * acquires, which since lazy interval creation close no interval by themselves: closeNow after
+ * each release); at the end barrier its arrival carries every interval (proc 4 B + id 4 B + vt
  * 16 x 4 B + count 4 B + one unit 4 B = 80 B each), and the manager's departure to each of the
  * 14 others carries them again. With 7,000 intervals one message is 560,004 B: 9 datagrams of
  * at most 65,507 B, 17,500 line writes, more than one epoch's write log (16,384) and more than
@@ -28,6 +34,7 @@ const longNotices: DsmApp<{ intervals: number }> = {
       yield* dsm.acquire(1); // managed by processor 1, which holds its token: no message
       dsm.core.store32(yield* dsm.open(arr, 0, true), k + 1);
       yield* dsm.release(1);
+      closeNow(dsm);
     }
   },
   *check(dsm: Dsm, s) {
@@ -98,7 +105,8 @@ describe('page runtime: twins beyond the twin area', () => {
  * processor has seen (the page runtime keeps none; with write-notice reduction each processor's
  * last REDUCTION_WINDOW stay, the bases a reduced interval may name). Each of 4 processors
  * writes its word of page v under lock 0 in each of 70 rounds, a barrier after each; then
- * processor 1 closes 100 intervals under lock 1 writing words of page w, which processor 0 reads
+ * processor 1 closes 100 intervals under lock 1 writing words of page w (closeNow after each
+ * local release), which processor 0 reads
  * only in the check, two barriers later: it asks processor 1 for 100 diffs of dropped intervals
  * (the page runtime orders them by the sums kept with its notices). The run is the same with
  * and without collecting (digest and row); only the intervals kept differ.
@@ -130,6 +138,7 @@ const gcApp: DsmApp<{ rounds: number }> = {
         yield* dsm.acquire(1);
         dsm.core.store32(yield* dsm.open(w, k, true), k + 1);
         yield* dsm.release(1);
+        closeNow(dsm);
       }
     yield* dsm.barrier();
     gcState.kept.push(rt.retainedIntervals());
@@ -167,5 +176,81 @@ describe('lrc: intervals dropped after barriers (host memory)', () => {
     expect(some.kept.slice(-GC_PROCS)).toEqual(Array(GC_PROCS).fill((GC_PROCS - 1) * Math.min(GC_ROUNDS, window) + Math.min(GC_ROUNDS + GC_BURST, window)));
     expect(Math.max(...some.kept)).toBe(GC_PROCS * window);
     if (runtime === 'page') expect(some.row.diffs).toBeGreaterThanOrEqual(GC_BURST); // the check fetched processor 1's 100 diffs of dropped intervals
+  });
+});
+
+/**
+ * Lazy interval creation (TreadMarks lock.c / interval.c, lrc.ts contract), 2 processors, lock 1
+ * managed by processor 1 (which holds its token), array v of 4-byte words on one page:
+ * 1. processor 1 reads v[1], then writes v[0], v[3], v[4] in three local critical sections of
+ *    lock 1: no interval (nobody waits);
+ * 2. processor 0 asks for lock 1 at 1 ms; processor 1 serves the request at its poll() at 10 ms:
+ *    no interval was closed since its last release, so it closes interval 1 ({v0, v3, v4}; the
+ *    page runtime: {page 0}) and grants; processor 0 reads v[0] = 7, writes v[1] = 9, releases;
+ * 3. processor 1 writes v[2] (open interval), then acquires lock 1 back: the grant's notice names
+ *    v[1] (page 0), which it made writable in its open interval (the object runtime's write
+ *    aggregation twins the page; the page runtime's page is dirty), so it closes interval 2 first
+ *    (its vector timestamp that of before the grant), then invalidates and reads v[1] = 9.
+ * Write notices sent: grant 1 -> 0 (3 objects | 1 page), grant 0 -> 1 (1), processor 1's
+ * barrier arrival with its two intervals (3 + 1 | 1 + 1), an empty departure: 8 | 4.
+ */
+const lazyState = { seen: [] as number[], vt: [] as number[] };
+const lazyApp: DsmApp<Record<string, never>> = {
+  name: 'lazy',
+  title: 'test: lazy interval creation',
+  sizes: { small: {}, 'paper-sm': {}, 'paper-lg': {} },
+  describe: () => '2 processors, lock 1',
+  locks: () => 2,
+  *run(dsm: Dsm) {
+    const v = dsm.alloc('v', 1024, 4);
+    const c = dsm.core;
+    if (dsm.me === 1) {
+      c.load32(yield* dsm.open(v, 1, false));
+      for (const [k, x] of [[0, 7], [3, 3], [4, 4]] as const) {
+        yield* dsm.acquire(1);
+        c.store32(yield* dsm.open(v, k, true), x);
+        yield* dsm.release(1);
+      }
+      lazyState.vt.push((dsm as LrcRuntime).vt[1]!); // 0: no interval yet
+      c.compute(3_000_000); // 10 ms
+      yield* dsm.poll(); // serves processor 0's request
+      lazyState.vt.push((dsm as LrcRuntime).vt[1]!); // 1
+      c.store32(yield* dsm.open(v, 2, true), 5);
+      yield* dsm.acquire(1);
+      lazyState.vt.push((dsm as LrcRuntime).vt[1]!); // 2: closed by the grant's notice
+      lazyState.seen.push(c.load32(yield* dsm.open(v, 1, false)));
+      yield* dsm.release(1);
+    } else {
+      c.compute(300_000); // 1 ms
+      yield* dsm.acquire(1);
+      lazyState.seen.push(c.load32(yield* dsm.open(v, 0, false)));
+      c.store32(yield* dsm.open(v, 1, true), 9);
+      yield* dsm.release(1);
+    }
+    yield* dsm.barrier();
+  },
+  *check(dsm: Dsm) {
+    const want = [7, 9, 5, 3, 4];
+    let bad = 0;
+    for (let k = 0; k < want.length; k++) if (dsm.core.load32(yield* dsm.open({ id: 0, name: 'v', count: 1024, objectBytes: 4 }, k, false)) !== want[k]) bad++;
+    return { correct: bad === 0, detail: `${bad} words wrong` };
+  },
+};
+
+describe('lrc: intervals created lazily, as TreadMarks does', () => {
+  it.each([
+    ['page', 4],
+    ['object', 8],
+  ] as const)('%s runtime: local critical sections share one interval; a request and an incoming notice close it', (runtime, notices) => {
+    lazyState.seen = [];
+    lazyState.vt = [];
+    const row = new Simulation(
+      { version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'lazy', runtime, processors: 2 } }, seed: 1 },
+      { ...workloads, dsm: makeDsmWorkload({ lazy: lazyApp as DsmApp }) },
+    ).runInline().workload.rows[0]!;
+    expect(row.correct).toBe(true);
+    expect(lazyState.seen).toEqual([7, 9]);
+    expect(lazyState.vt).toEqual([0, 1, 2]);
+    expect(row.writeNotices).toBe(notices);
   });
 });

@@ -4,11 +4,22 @@
  * protocols, and request serving (../shared/reference/dsm.md section 2; paper 004 lines 82-96).
  *
  * Contract
- * - Interval: the epoch between two synchronisation operations of one processor. A processor
- *   closes its interval at a release (lock release, barrier arrival); if it wrote units in it,
- *   the interval gets the next number (vt[me] + 1), a copy of the vector timestamp and the list
- *   of units written: one write notice (unit, processor, interval) per unit. Intervals without
- *   writes are not numbered (they carry no notices).
+ * - Interval: the epoch between two synchronisation operations of one processor, created
+ *   lazily as TreadMarks does (TreadMarks sources, ParallelTools/Rice 1998: lock.c rev
+ *   10.20.1.7.0.3 Tmk_lock_release and Tmk_lock_sigio_handler, barrier.c rev 10.6.1.10
+ *   Tmk_barrier, interval.c rev 10.5.1.5 Tmk_interval_create and Tmk_interval_incorporate):
+ *   the open interval is closed (1) at a barrier arrival; (2) at a lock release when another
+ *   processor's request for that lock waits here (the grant follows); (3) when a request
+ *   reaches the holder of a free lock's token and no interval was closed here since this
+ *   processor's last release of that lock (`lockTime`, Tmk's lock->time == vt[me]); (4) while a
+ *   grant is incorporated, before a notice invalidates a unit written in the open interval
+ *   (Tmk: an incoming notice for a dirty page), with the vector timestamp of before the grant.
+ *   An acquire closes nothing, and a release nobody waits for only records lockTime: the
+ *   writes of several critical sections of one processor form one interval until another
+ *   processor asks. A closed interval that wrote units gets the next number (vt[me] + 1), a
+ *   copy of the vector timestamp and the list of units written: one write notice (unit,
+ *   processor, interval) per unit. Intervals without writes are not numbered (Tmk: "Create an
+ *   interval (and record) if a page is dirty").
  * - vt[p] = the highest interval of processor p incorporated here; intervals of p are
  *   incorporated in order. Incorporating interval (p, i) calls `invalidate(unit, p, i)` for each
  *   of its units (the runtime records the notice and invalidates its copy).
@@ -218,6 +229,11 @@ export abstract class LrcRuntime implements Dsm {
   private readonly queued: Int32Array; // a forwarded request waiting for the token here, -1 none
   private readonly queuedVt: Int32Array; // its vt (procs per lock)
   private granted = -1;
+  /** vt[me] at this processor's last release of each lock (Tmk lock->time). */
+  private readonly lockTime: Int32Array;
+  /** The vector timestamp before the grant being incorporated (Tmk: the acquirer's copy), for an interval closed during it. */
+  private readonly vtBefore: Int32Array;
+  private incorporating = false;
   // barrier
   private arrivals = 0;
   private readonly arrivedVt: Int32Array; // manager: each processor's vt at arrival
@@ -246,6 +262,8 @@ export abstract class LrcRuntime implements Dsm {
     this.held = new Uint8Array(Math.max(locks, 1));
     this.queued = new Int32Array(Math.max(locks, 1)).fill(-1);
     this.queuedVt = new Int32Array(Math.max(locks, 1) * this.procs);
+    this.lockTime = new Int32Array(Math.max(locks, 1));
+    this.vtBefore = new Int32Array(this.procs);
     this.arrivedVt = new Int32Array(this.procs * this.procs);
     this.arrived = new Array<Uint8Array | null>(this.procs).fill(null);
   }
@@ -258,6 +276,8 @@ export abstract class LrcRuntime implements Dsm {
   protected abstract takeDirty(): Int32Array;
   /** The interval `id` of this processor was closed with `units` (write-protect them, keep twins). */
   protected abstract intervalClosed(id: number, units: Int32Array): void;
+  /** Whether `unit` was written (or made writable) here in the open interval: a notice for it closes the interval first. */
+  protected abstract writtenInOpenInterval(unit: number): boolean;
   /** A write notice (unit, proc, id) arrived (the interval's vector-timestamp sum `vtSum`): record it, invalidate the local copy. */
   protected abstract invalidate(unit: number, proc: number, id: number, vtSum: number): void;
   /** A unit message (type >= MSG.UNIT) from `from`, body at [HEADER_BYTES, len) of `msg`. */
@@ -434,6 +454,16 @@ export abstract class LrcRuntime implements Dsm {
 
   /** Incorporates the intervals encoded at `off` (count, then intervals). */
   private incorporate(dv: DataView, off: number): void {
+    this.vtBefore.set(this.vt);
+    this.incorporating = true;
+    try {
+      this.incorporateAll(dv, off);
+    } finally {
+      this.incorporating = false;
+    }
+  }
+
+  private incorporateAll(dv: DataView, off: number): void {
     const n = dv.getUint32(off, true);
     off += 4;
     for (let k = 0; k < n; k++) {
@@ -479,7 +509,11 @@ export abstract class LrcRuntime implements Dsm {
       } else this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u });
       units = u.length;
       this.vt[proc] = id;
-      for (let j = 0; j < units; j++) this.invalidate(u[j]!, proc, id, sum);
+      for (let j = 0; j < units; j++) {
+        // Tmk_interval_incorporate: a notice for a page dirty here creates the open interval first
+        if (this.writtenInOpenInterval(u[j]!)) this.closeInterval();
+        this.invalidate(u[j]!, proc, id, sum);
+      }
     }
   }
 
@@ -511,13 +545,14 @@ export abstract class LrcRuntime implements Dsm {
     }
   }
 
-  /** Closes this processor's interval (a release): numbers it if it wrote anything. */
+  /** Closes this processor's open interval: numbers it if it wrote anything (during a grant's incorporation, with the vector timestamp of before it). */
   protected closeInterval(): void {
     const units = this.takeDirty();
     if (units.length === 0) return;
     const id = this.vt[this.me]! + 1;
     this.vt[this.me] = id;
-    const vt = Int32Array.from(this.vt);
+    const vt = Int32Array.from(this.incorporating ? this.vtBefore : this.vt);
+    vt[this.me] = id;
     let sum = 0;
     for (let p = 0; p < this.procs; p++) sum += vt[p]!;
     const r = this.noticeReduction ? reduceNotices(this.log[this.me]!, units) : null;
@@ -535,7 +570,8 @@ export abstract class LrcRuntime implements Dsm {
     this.checkLock(lock);
     if (this.held[lock]) throw new Error(`dsm processor ${this.me}: acquires lock ${lock}, which it holds`);
     yield* this.serveArrived();
-    this.closeInterval(); // the interval before the acquire ends (TreadMarks starts a new one)
+    // no interval closes here (Tmk_lock_acquire creates none): the writes before the acquire
+    // stay in the open interval, closed when another processor asks (see the contract)
     if (this.tokenHere[lock] && this.queued[lock] < 0) {
       this.held[lock] = 1;
       return;
@@ -593,7 +629,11 @@ export abstract class LrcRuntime implements Dsm {
     }
     if (this.queued[lock]! >= 0) throw new Error(`dsm processor ${this.me}: two requests for lock ${lock} queued here`);
     this.queued[lock] = requester;
-    if (this.tokenHere[lock] && !this.held[lock]) yield* this.grantQueued(lock);
+    if (this.tokenHere[lock] && !this.held[lock]) {
+      // Tmk_lock_sigio_handler: an interval only if none was closed since the last release here
+      if (this.lockTime[lock] === this.vt[this.me]) this.closeInterval();
+      yield* this.grantQueued(lock);
+    }
   }
 
   private *grantQueued(lock: number): Sim<void> {
@@ -611,9 +651,12 @@ export abstract class LrcRuntime implements Dsm {
     this.checkLock(lock);
     if (!this.held[lock]) throw new Error(`dsm processor ${this.me}: releases lock ${lock}, which it does not hold`);
     yield* this.serveArrived();
-    this.closeInterval();
     this.held[lock] = 0;
-    if (this.queued[lock]! >= 0) yield* this.grantQueued(lock);
+    if (this.queued[lock]! >= 0) {
+      // Tmk_lock_release: another processor waits: close the interval, grant
+      this.closeInterval();
+      yield* this.grantQueued(lock);
+    } else this.lockTime[lock] = this.vt[this.me]!; // nobody waits: no interval (Tmk lock->time)
   }
 
   // ------------------------------------------------------------ barrier

@@ -251,17 +251,22 @@ export class ObjectRuntime extends LrcRuntime {
     const pr = this.core.protection;
     const loc = this.loc[o]!;
     const bytes = this.size[o]!;
-    // the hoisted touch: every page of the object, in address order, through the current view
-    for (let off = 0; off < bytes; off = (Math.floor((loc + off) / PAGE_BYTES) + 1) * PAGE_BYTES - loc) {
-      const a = this.addr(o) + off;
-      if (!pr.allows(a, write)) {
-        if (write) this.stats.writeFaults += 1;
-        else this.stats.readFaults += 1;
-        const k = this.recorder.enter(K_FAULT);
-        this.core.trap(write); // the engine's fault counters and the trap cost (CoreBase.trap)
-        yield* this.fault(a, write);
-        this.recorder.leave(k);
+    // the hoisted touch: every page of the object, in address order, through the current view;
+    // again when a request served during a later page's fault closed the interval (lrc.ts: lazy
+    // intervals) and moved the object back to the read-only view
+    for (let pass = 0; pass < 4; pass++) {
+      for (let off = 0; off < bytes; off = (Math.floor((loc + off) / PAGE_BYTES) + 1) * PAGE_BYTES - loc) {
+        const a = this.addr(o) + off;
+        if (!pr.allows(a, write)) {
+          if (write) this.stats.writeFaults += 1;
+          else this.stats.readFaults += 1;
+          const k = this.recorder.enter(K_FAULT);
+          this.core.trap(write); // the engine's fault counters and the trap cost (CoreBase.trap)
+          yield* this.fault(a, write);
+          this.recorder.leave(k);
+        }
       }
+      if (pr.allows(this.addr(o), write) && pr.allows(this.addr(o) + bytes - 1, write)) break;
     }
     const a = this.addr(o);
     if (!pr.allows(a, write) || !pr.allows(a + bytes - 1, write)) throw new Error(`dsm processor ${this.me}: the fault handler left ${d.name}[${i}] in the ${['invalid', 'read-only', 'read-write'][this.view[o]!]} view for a ${write ? 'store' : 'load'}`);
@@ -474,6 +479,10 @@ export class ObjectRuntime extends LrcRuntime {
       this.lastWriter[units[k]!] = this.me;
       this.lastVtSum[units[k]!] = sum;
     }
+  }
+
+  protected writtenInOpenInterval(o: number): boolean {
+    return this.view[o] === V_WRITE;
   }
 
   protected invalidate(o: number, proc: number, _id: number, sum: number): void {

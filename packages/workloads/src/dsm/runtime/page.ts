@@ -147,9 +147,17 @@ export class PageRuntime extends LrcRuntime {
     const lastPage = Math.floor((addr + d.objectBytes - 1 - this.t.sharedBase) / PAGE_BYTES);
     for (let p = firstPage; p <= lastPage; p++) this.touchMemory(p);
     const k = this.recorder.enter(K_FAULT); // a fault's trap and handler (none: a zero-length span, dropped)
-    yield* this.core.touch(addr, d.objectBytes, write);
+    // a request served during a later page's fault may close the interval and write-protect an
+    // earlier page again (lrc.ts: lazy intervals): the access then faults on it again
+    do yield* this.core.touch(addr, d.objectBytes, write);
+    while (!this.allows(addr, d.objectBytes, write));
     this.recorder.leave(k);
     return addr;
+  }
+
+  private allows(addr: number, bytes: number, write: boolean): boolean {
+    const pr = this.core.protection;
+    return pr.allows(addr, write) && pr.allows(addr + bytes - 1, write);
   }
 
   private touchMemory(page: number): void {
@@ -254,6 +262,10 @@ export class PageRuntime extends LrcRuntime {
       this.twinInterval[page] = id;
       this.t.mprotect(page, PROT_READ);
     }
+  }
+
+  protected writtenInOpenInterval(page: number): boolean {
+    return this.dirty[page] === 1;
   }
 
   protected invalidate(page: number, proc: number, id: number, vtSum: number): void {
