@@ -436,4 +436,12 @@ export class LabPage {
     await expect(this.id('vm-object-map-tooltip')).toBeVisible();
     return ((await this.id('vm-object-map-tooltip').textContent()) ?? '').trim();
   }
+  /** The lab's worker layout line ("1024 workers, one per core", "2 workers × 512 cores (auto, 2 CPUs)"). */
+  async workerLayoutText(): Promise<string> {
+    return ((await this.id('worker-layout-text').textContent()) ?? '').trim();
+  }
+  /** Clicks the worker layout line's "fit to N CPUs" link (back to the auto layout). */
+  async fitWorkersToCpus(): Promise<void> {
+    await this.id('auto-workers').click();
+  }
 }

@@ -28,6 +28,7 @@ import {
 import { browserPacerHost, DEFAULT_PACING, FramePacer, type PacerHost, type PacerOptions, type PacerStats } from './frame-pacer';
 import { frameLoop } from './frame-loop';
 import { Telemetry } from './telemetry';
+import { workerLimitProblem } from './worker-limit';
 import { sharedMemoryAvailable, type FallbackHost } from '@manycore/workers/fallback-host';
 import { webFallbackHost } from '@manycore/workers/fallback-web';
 
@@ -58,6 +59,8 @@ export interface LiveRunOptions {
    * epoch boundary by itself. Same results, slower.
    */
   fallback?: boolean;
+  /** The most Web Workers this run may start (default MAX_WEB_WORKERS, worker-limit.ts); more: the constructor throws, naming the setting to change. */
+  maxWorkers?: number;
   /** The host of a fallback run (default: webFallbackHost(), a Web Worker). */
   fallbackHost?: () => HostAdapter;
 }
@@ -122,6 +125,9 @@ export class LiveRun {
     this.opts = opts;
     this.fallback = opts.fallback ?? !sharedMemoryAvailable();
     this.sim = new Simulation(experiment, opts.registry, { coresPerWorker: opts.coresPerWorker, hostCpus: opts.hostCpus, memory: this.fallback ? 'mirror' : 'shared' });
+    // too many Web Workers hang the page (worker-limit.ts): refuse before any worker starts (the fallback has one)
+    const tooMany = this.fallback ? null : workerLimitProblem({ workers: this.sim.workers, coresPerWorker: this.sim.coresPerWorker, cores: this.sim.run.chip.topo.cores }, opts.maxWorkers);
+    if (tooMany) throw new ExperimentError(tooMany);
     this.experiment = this.sim.run.experiment;
     this.liveTelemetry = new Telemetry(this.sim.run, this.sim.views);
     this.speed = opts.speedNsPerS ?? Infinity;

@@ -21,6 +21,7 @@ import { simTime } from '../lib/format';
 import { frameLoop } from './frame-loop';
 import type { PacerHost, PacerOptions } from './frame-pacer';
 import { LiveRun, type RunStatus } from './live-run';
+import { MAX_WEB_WORKERS } from './worker-limit';
 import type { SeriesColumns } from './telemetry';
 
 export type Side = 'A' | 'B';
@@ -147,6 +148,7 @@ export class PairRun {
         run = new LiveRun(experiments[s]!, {
           coresPerWorker: opts.coresPerWorker,
           hostCpus: this.cpusEach,
+          maxWorkers: Math.floor(MAX_WEB_WORKERS / sides.length), // both sides' workers run in one page
           host: opts.host,
           registry: opts.registry,
           ...(opts.pacing !== undefined ? { pacing: opts.pacing } : {}),
