@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Simulation, type Row } from '@manycore/engine';
 import type { Dsm, DsmApp } from '../api';
-import { LrcRuntime, REDUCTION_WINDOW } from './lrc';
+import { intervalBytes, LrcRuntime, rangeBytes, REDUCTION_WINDOW, TMK_NPROCS, unitLimit, wireProcs } from './lrc';
 import { makeDsmWorkload } from '../workload';
 import { workloads } from '../../index';
 
@@ -14,17 +14,19 @@ function closeNow(dsm: Dsm): void {
  * Long runtime messages (regression: Barnes-Hut at paper-sm on 32 processors): processor 1
  * closes `intervals` intervals, each writing word 0 of one page under a lock it manages (local
  * acquires, which since lazy interval creation close no interval by themselves: closeNow after
- * each release); at the end barrier its arrival carries every interval (proc 4 B + id 4 B + vt
- * 16 x 4 B + count 4 B + one unit 4 B = 80 B each), and the manager's departure to each of the
- * 14 others carries them again. With 7,000 intervals one message is 560,004 B: 9 datagrams of
- * at most 65,507 B, 17,500 line writes, more than one epoch's write log (16,384) and more than
- * the 8 datagrams the receiver's socket buffer holds from one sender (network.slotsPerPair).
+ * each release); at the end barrier its arrival carries every interval (TreadMarks' encoding:
+ * ~p 2 B + vector time 2 B x NPROCS (32, TreadMarks' compile-time maximum, though 16 run) + one
+ * page 2 B = 68 B each), and the manager's departure to each of the 14 others carries them
+ * again. With 8,000 intervals one message is 544,000 B of records: 9 datagrams of at most
+ * 65,507 B, 17,000 line writes, more than one epoch's write log (16,384) and more than the 8
+ * datagrams the receiver's socket buffer holds from one sender (network.slotsPerPair).
  */
 const PROCS = 16;
+const INTERVALS = 8000;
 const longNotices: DsmApp<{ intervals: number }> = {
   name: 'long-notices',
   title: 'test: thousands of intervals in one barrier message',
-  sizes: { small: { intervals: 7000 }, 'paper-sm': { intervals: 7000 }, 'paper-lg': { intervals: 7000 } },
+  sizes: { small: { intervals: INTERVALS }, 'paper-sm': { intervals: INTERVALS }, 'paper-lg': { intervals: INTERVALS } },
   describe: (s) => `${s.intervals} intervals`,
   locks: () => 2,
   *run(dsm: Dsm, s) {
@@ -51,14 +53,15 @@ describe('lrc: messages longer than a write log and a socket buffer', () => {
   it.each(['page', 'object'])('%s runtime: a 9-datagram barrier arrival and departures go through, notices exact', (runtime) => {
     const r = run(runtime);
     expect(r.correct).toBe(true);
-    // notices: the arrival (7,000) and 14 departures (7,000 each); processor 1's departure is empty
-    expect(r.writeNotices).toBe(15 * 7000);
+    // notices: the arrival (8,000) and 14 departures (8,000 each); processor 1's departure is empty
+    expect(r.writeNotices).toBe(15 * INTERVALS);
     // datagrams: arrivals (processor 1's 9, 14 others' 1 each) and departures (14 x 9, 1 empty)
     expect(r.messages).toBe(9 + 14 + 14 * 9 + 1);
-    // bytes: each long message is 560,004 B of body in 9 datagrams with a 4 B header each
-    const longBytes = 4 * PROCS + 4 + 7000 * 80 + 9 * 4; // arrival: vt, count, intervals
-    const depBytes = 4 + 7000 * 80 + 9 * 4; // departure: count, intervals
-    expect(r.bytes).toBe(longBytes + 14 * (4 + 4 * PROCS + 4) + 14 * depBytes + (4 + 4));
+    // bytes: each long message in 9 datagrams with a 4 B header each; a record is 68 B
+    const record = 2 + 2 * 32 + 2;
+    const longBytes = 2 * 32 + INTERVALS * record + 9 * 4; // arrival: vt, records
+    const depBytes = INTERVALS * record + 9 * 4; // departure: records
+    expect(r.bytes).toBe(longBytes + 14 * (4 + 2 * 32) + 14 * depBytes + 4);
   });
 });
 
@@ -252,5 +255,74 @@ describe('lrc: intervals created lazily, as TreadMarks does', () => {
     expect(lazyState.seen).toEqual([7, 9]);
     expect(lazyState.vt).toEqual([0, 1, 2]);
     expect(row.writeNotices).toBe(notices);
+  });
+});
+
+describe('lrc: interval records on the wire as TreadMarks encodes them (interval.c)', () => {
+  it('ranges: a single unit 2 B, a run of two 4 B, a longer run 6 B (marker, first, last); 4 B fields double them', () => {
+    expect(rangeBytes([5], 2)).toBe(2);
+    expect(rangeBytes([5, 6], 2)).toBe(4);
+    expect(rangeBytes([5, 6, 7, 8, 9], 2)).toBe(6);
+    expect(rangeBytes([1, 3, 4, 6, 7, 8, 9, 20], 2)).toBe(2 + 4 + 6 + 2);
+    expect(rangeBytes([1, 3, 4, 6, 7, 8, 9, 20], 4)).toBe(4 + 8 + 12 + 4);
+    expect(rangeBytes([], 2)).toBe(0);
+  });
+
+  it('a record: ~p 2 B + vector time 2 B x NPROCS (TMK_NPROCS = 32 below 33 processors) + ranges; a reduced one adds marker and base', () => {
+    expect(TMK_NPROCS).toBe(32);
+    expect([wireProcs(2), wireProcs(32), wireProcs(48)]).toEqual([32, 32, 48]);
+    const units = Int32Array.from([1, 3, 4, 6, 7, 8, 9, 20]);
+    expect(intervalBytes({ units }, 32, 2)).toBe(2 + 64 + 14);
+    expect(intervalBytes({ units }, 48, 2)).toBe(2 + 96 + 14);
+    // reduced: + marker 2 B + base 2 B + the added units' ranges (+ marker + the removed units' ranges when any)
+    expect(intervalBytes({ units, base: 3, plus: new Int32Array(0), minus: new Int32Array(0) }, 32, 2)).toBe(2 + 64 + 4);
+    expect(intervalBytes({ units, base: 3, plus: Int32Array.from([2]), minus: Int32Array.from([7, 8, 9]) }, 32, 2)).toBe(2 + 64 + 4 + 2 + 2 + 6);
+    // TreadMarks' limit for unit ids in 2 B fields: below ~NPROCS = 65,536 - 32 - 1; with reduction's two markers 2 fewer
+    expect([unitLimit(32, 2, false), unitLimit(32, 2, true)]).toEqual([65503, 65501]);
+  });
+
+  it.each(['page', 'object'])('%s runtime: one barrier arrival carries exactly the record of the units written (one unit per page)', (runtime) => {
+    // processor 1 writes word 0 of the given pages, then the barrier: its arrival carries one
+    // record (66 B + ranges), the departure back names nothing new; the run without writes differs by the record alone
+    const bytes = (pages: number[], count = 32, objectBytes = 4096): Row => {
+      const app: DsmApp<Record<string, never>> = {
+        name: 'wire',
+        title: 'test: one interval record',
+        sizes: { small: {}, 'paper-sm': {}, 'paper-lg': {} },
+        describe: () => `${pages.length} pages`,
+        locks: () => 0,
+        *run(dsm: Dsm) {
+          const v = dsm.alloc('v', count, objectBytes); // by default one object per page: OIDs = page ids
+          if (dsm.me === 1) for (const p of pages) dsm.core.store32(yield* dsm.open(v, p, true), p + 1);
+          yield* dsm.barrier();
+        },
+        *check() {
+          return { correct: true, detail: '' };
+        },
+      };
+      return new Simulation(
+        { version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'wire', runtime, processors: 2 } }, seed: 1 },
+        { ...workloads, dsm: makeDsmWorkload({ wire: app as DsmApp }) },
+      ).runInline().workload.rows[0]!;
+    };
+    const none = bytes([]);
+    const cases: Array<[number[], number]> = [
+      [[5], 66 + 2],
+      [[5, 6], 66 + 4],
+      [[5, 6, 7, 8, 9], 66 + 6],
+      [[20, 1, 7, 3, 9, 4, 6, 8], 66 + 2 + 4 + 6 + 2], // written out of order: sent as ascending ranges
+    ];
+    for (const [pages, record] of cases) {
+      const r = bytes(pages);
+      expect([pages, (r.bytes as number) - (none.bytes as number)]).toEqual([pages, record]);
+      expect([r.messages, r.writeNotices]).toEqual([none.messages, pages.length]);
+    }
+    if (runtime === 'object') {
+      // 70,000 OIDs do not fit below 65,501 (2 B fields with reduction's markers): ~p and units in 4 B fields, not wrapped
+      const wide = bytes([0, 69_999], 70_000, 4);
+      const wideNone = bytes([], 70_000, 4);
+      expect((wide.bytes as number) - (wideNone.bytes as number)).toBe(4 + 64 + 4 + 4);
+      expect(wide.writeNotices).toBe(2);
+    }
   });
 });

@@ -41,22 +41,47 @@
  *   arrives (receiveAny) until the reply is there. Unit requests (diffs, objects) go to
  *   `serveUnit`.
  * - Messages: each datagram starts with a 4-byte header (type 1 B, "more datagrams follow" 1 B,
- *   2 B zero); a message longer than one datagram is split and reassembled per sender. Fields
- *   (little-endian): vector timestamp 4 B per processor; interval = proc 4 B + number 4 B + vt
- *   (4 B x procs) + unit count 4 B + units 4 B each; LOCK_REQ/LOCK_FWD = lock 4 B + requester
- *   4 B + vt; LOCK_GRANT = lock 4 B + interval count 4 B + intervals; BAR_ARRIVE = vt + interval
- *   count 4 B + intervals; BAR_DEPART = interval count 4 B + intervals.
+ *   2 B zero); a message longer than one datagram is split and reassembled per sender. The
+ *   fields follow TreadMarks' own encoding (1998 sources: interval.c rev 10.5.1.5
+ *   Tmk_interval_request_proc / Tmk_interval_incorporate, "All fields of the message are
+ *   unsigned shorts"; Tmk.h rev 10.27.1.23.0.3 struct req_syn), little-endian:
+ *   - NPROCS = TMK_NPROCS = 32, a compile-time maximum (public Tmk.h rev 10.7.1.7.0.1,
+ *     `#define TMK_NPROCS 32`): every vector time on the wire has NPROCS entries of 2 B, also
+ *     when fewer processors run (entries beyond them are 0); a run of more processors uses
+ *     NPROCS = processors (model: TreadMarks rebuilt with a larger TMK_NPROCS). A vector-time
+ *     entry (an interval number) above 65,535 is an error, not wrapped.
+ *   - Interval record: the processor id one's-complemented (~p, 2 B: "complemented to
+ *     distinguish it from a page id"), its vector time (2 B x NPROCS; the interval's number is
+ *     its own entry), then its write notices as ranges of consecutive units (TreadMarks merges
+ *     dirty pages into runs, Tmk_page_dirty_merge / page->partner): a single unit = the unit
+ *     (2 B), a run of two = first, last (4 B), a longer run = the marker ~NPROCS, first, last
+ *     (6 B). No interval count and no notice count: a record ends where the next ~p or the
+ *     message ends. Units must stay below ~NPROCS = 65,536 - NPROCS - 1 (TreadMarks' limit;
+ *     65,503 at NPROCS = 32). When a run's unit ids do not (the page runtime's pages in use,
+ *     the object runtime's OIDs, fixed at the first record this processor encodes or decodes),
+ *     the ~p, the markers and every unit field are 4 B instead (lab: a wider field rather than
+ *     a wrap; `unitBytes`). Size: 2 + 2 x NPROCS = 66 B + the ranges at NPROCS = 32.
+ *   - Reduced record (write-notice reduction, below; the paper gives no encoding, model): ~p,
+ *     the vector time, the marker ~(NPROCS + 1), the base interval's number (2 B), the units
+ *     added as ranges, then, when units were removed, the marker ~(NPROCS + 2) and their
+ *     ranges (with reduction, units must stay below ~(NPROCS + 2)).
+ *   - LOCK_REQ / LOCK_FWD = lock 2 B + requester 2 B + vector time (2 B x NPROCS; TreadMarks'
+ *     struct req_syn carries the lock id and the sender in its 8 B header, which the lab's 4 B
+ *     header does not: model); LOCK_GRANT = lock 2 B + interval records; BAR_ARRIVE = vector
+ *     time + the arriver's own interval records; BAR_DEPART = interval records.
+ *   Only bytes (and the time they take) depend on the encoding: the messages, their rounds and
+ *   the notices counted do not.
  * - Write-notice reduction (`noticeReduction`, off unless a runtime sets it; paper 004 line
  *   100): closing an interval, the creator scans its own earlier intervals backwards
- *   (reduceNotices) and, when one is similar, stores and sends the new one as a difference from
- *   it: unit count field = 0x80000000 | plus count, then base interval 4 B, minus count 4 B, the
- *   units added, the units removed. A receiver rebuilds the units from the base (incorporated
- *   before: intervals of one processor arrive in order) and forwards the difference as it came.
+ *   (reduceNotices) and, when one is similar (the difference names fewer units than the
+ *   interval), stores and sends the new one as a difference from it (the reduced record
+ *   above). A receiver rebuilds the units from the base (incorporated before: intervals of one
+ *   processor arrive in order) and forwards the difference as it came.
  * - Counters (stats): messages and bytes sent (datagrams, their sizes), rounds, write notices
  *   sent (units in the intervals of sent grants, arrivals and departures; for a reduced interval
  *   the units added and removed).
  * - Recording (record.ts, for the views; charges nothing): waits for a grant (lock), at a
- *   barrier (barrier) and serving on a signal (serve) as spans; notices per receiver; datagrams by type.
+ *   barrier (barrier) and serving on a signal (serve) as spans; notices per receiver; datagrams and their bytes by type.
  * - Host memory (bookkeeping of the simulator, charges nothing, changes no result): when a
  *   barrier completes here (the departure incorporated; the manager: every departure sent), this
  *   processor's vt is the barrier's (the manager's, which holds every interval) and no request
@@ -107,11 +132,55 @@ export interface Interval {
 /** Earlier own intervals scanned backwards for a similar one (model: the paper does not say how far it looks). */
 export const REDUCTION_WINDOW = 64;
 
+/** TreadMarks' compile-time maximum of processors (public Tmk.h rev 10.7.1.7.0.1, 1998: `#define TMK_NPROCS 32`). */
+export const TMK_NPROCS = 32;
+/** Bytes of one vector-time entry (an interval number) on the wire: an unsigned short (Tmk.h struct interval, struct req_syn). */
+export const VT_ENTRY_BYTES = 2;
+
+/** NPROCS of the wire for a run of `procs` processors: TMK_NPROCS, or `procs` when more (model: TreadMarks rebuilt for them). */
+export function wireProcs(procs: number): number {
+  return Math.max(TMK_NPROCS, procs);
+}
+
+/** The largest value of a unit field of `unitBytes` bytes (the one's complement of 0). */
+function fieldMax(unitBytes: number): number {
+  return unitBytes === 2 ? 0xffff : 0xffffffff;
+}
+
+/**
+ * Unit ids of a record must be below this (exclusive): the range marker ~NPROCS (TreadMarks:
+ * page ids below 65,536 - NPROCS - 1 in 2 B fields), or ~(NPROCS + 2) with write-notice
+ * reduction's two markers.
+ */
+export function unitLimit(nprocs: number, unitBytes: number, reduction: boolean): number {
+  return fieldMax(unitBytes) - nprocs - (reduction ? 2 : 0);
+}
+
+/** Bytes of `units` as TreadMarks' write-notice ranges of consecutive units: 1 field for a single unit, 2 for a run of two, 3 (marker, first, last) for a longer run. */
+export function rangeBytes(units: ArrayLike<number>, unitBytes: number): number {
+  let fields = 0;
+  for (let k = 0; k < units.length; ) {
+    let j = k;
+    while (j + 1 < units.length && units[j + 1] === units[j]! + 1) j++;
+    fields += j === k ? 1 : j === k + 1 ? 2 : 3;
+    k = j + 1;
+  }
+  return fields * unitBytes;
+}
+
+/** Bytes of one interval record on the wire (the contract's Messages): ~p, the vector time, the ranges (a reduced record: marker, base, added, [marker, removed]). */
+export function intervalBytes(iv: Pick<Interval, 'units' | 'base' | 'plus' | 'minus'>, nprocs: number, unitBytes: number): number {
+  const head = unitBytes + VT_ENTRY_BYTES * nprocs;
+  if (!iv.base) return head + rangeBytes(iv.units, unitBytes);
+  const minus = iv.minus!.length ? unitBytes + rangeBytes(iv.minus!, unitBytes) : 0;
+  return head + unitBytes + VT_ENTRY_BYTES + rangeBytes(iv.plus!, unitBytes) + minus;
+}
+
 /**
  * Write-notice reduction (paper 004 line 100): the most recent of the creator's earlier intervals
  * (`own`, at most REDUCTION_WINDOW back) whose units differ from `units` (ascending) by fewer
- * bytes on the wire than `units` themselves (difference: base 4 B + minus count 4 B + 4 B per
- * unit added or removed; whole: 4 B per unit), with the difference; null when none is.
+ * than units.length - 2 units added or removed (model, counted in units: a base and a count
+ * against the units themselves), with the difference; null when none is.
  */
 export function reduceNotices(own: readonly Interval[], units: Int32Array): { base: number; plus: Int32Array; minus: Int32Array } | null {
   for (let k = own.length - 1; k >= 0 && k >= own.length - REDUCTION_WINDOW; k--) {
@@ -184,6 +253,11 @@ export class Encoder {
     this.dv.setUint16(this.pos, v, true);
     this.pos += 2;
   }
+  /** A unit field of `unitBytes` (2 or 4) bytes. */
+  field(unitBytes: number, v: number): void {
+    if (unitBytes === 2) this.u16(v);
+    else this.u32(v);
+  }
   bytes(src: Uint8Array): void {
     this.room(src.length);
     this.buf.set(src, this.pos);
@@ -205,6 +279,8 @@ export class Encoder {
 export abstract class LrcRuntime implements Dsm {
   readonly me: number;
   readonly procs: number;
+  /** NPROCS of the wire: entries of every vector time sent (wireProcs). */
+  readonly nprocs: number;
   readonly core: DsmCore;
   /** The views' recording (record.ts): spans, notices per receiver, datagrams by type; charges nothing. */
   readonly recorder: DsmRecorder;
@@ -220,6 +296,10 @@ export abstract class LrcRuntime implements Dsm {
   hostCollect = true;
   /** Write-notice reduction (an object runtime's switch): own intervals stored and sent as differences from similar earlier ones; `units` must then be ascending. */
   protected noticeReduction = false;
+  /** Bytes of a unit field on the wire (2, or 4 when the unit ids do not fit below unitLimit), fixed at first use. */
+  private unitW = 0;
+  private readonly plusScratch: number[] = [];
+  private readonly minusScratch: number[] = [];
   private readonly inbuf: Uint8Array;
   private readonly partial: Array<Encoder | null>;
   // locks
@@ -248,6 +328,8 @@ export abstract class LrcRuntime implements Dsm {
   ) {
     this.me = t.me;
     this.procs = t.procs;
+    this.nprocs = wireProcs(t.procs);
+    if (locks > 0x10000) throw new Error(`dsm: ${locks} locks do not fit the 2-byte lock field of a lock request (at most 65,536)`);
     this.core = t.core;
     this.recorder = new DsmRecorder(t.core, t.procs);
     this.vt = new Int32Array(this.procs);
@@ -280,6 +362,8 @@ export abstract class LrcRuntime implements Dsm {
   protected abstract writtenInOpenInterval(unit: number): boolean;
   /** A write notice (unit, proc, id) arrived (the interval's vector-timestamp sum `vtSum`): record it, invalidate the local copy. */
   protected abstract invalidate(unit: number, proc: number, id: number, vtSum: number): void;
+  /** Unit ids in use (pages allocated, OIDs): every unit a record names is below it; sets the wire's unit field width. */
+  protected abstract unitIds(): number;
   /** A unit message (type >= MSG.UNIT) from `from`, body at [HEADER_BYTES, len) of `msg`. */
   protected abstract serveUnit(type: number, from: number, msg: Uint8Array, dv: DataView, len: number): Sim<void>;
 
@@ -322,7 +406,7 @@ export abstract class LrcRuntime implements Dsm {
     this.t.send(to, buf, bytes);
     this.stats.messages += 1;
     this.stats.bytes += bytes;
-    this.recorder.sent(buf[0]!);
+    this.recorder.sent(buf[0]!, bytes);
   }
 
   /** Takes one datagram (blocking) and handles it, or buffers it when more of its message follows. */
@@ -352,25 +436,25 @@ export abstract class LrcRuntime implements Dsm {
     const dv = new DataView(msg.buffer, msg.byteOffset, len);
     switch (type) {
       case MSG.LOCK_REQ: {
-        const l = dv.getUint32(4, true);
-        yield* this.manage(l, dv.getUint32(8, true), dv, 12);
+        const l = dv.getUint16(4, true);
+        yield* this.manage(l, dv.getUint16(6, true), dv, 8);
         return;
       }
       case MSG.LOCK_FWD: {
-        const l = dv.getUint32(4, true);
-        yield* this.forwarded(l, dv.getUint32(8, true), dv, 12);
+        const l = dv.getUint16(4, true);
+        yield* this.forwarded(l, dv.getUint16(6, true), dv, 8);
         return;
       }
       case MSG.LOCK_GRANT: {
-        const l = dv.getUint32(4, true);
-        this.incorporate(dv, 8);
+        const l = dv.getUint16(4, true);
+        this.incorporate(dv, 6, len);
         this.tokenHere[l] = 1;
         this.granted = l;
         return;
       }
       case MSG.BAR_ARRIVE: {
         if (this.me !== 0) throw new Error(`dsm processor ${this.me}: a barrier arrival from ${from} reached a processor that is not the barrier manager`);
-        for (let p = 0; p < this.procs; p++) this.arrivedVt[from * this.procs + p] = dv.getInt32(4 + 4 * p, true);
+        for (let p = 0; p < this.procs; p++) this.arrivedVt[from * this.procs + p] = dv.getUint16(HEADER_BYTES + VT_ENTRY_BYTES * p, true);
         // kept until the manager itself reaches the barrier: its own interval is still open, and
         // it may see the others' writes only at its departure (lazy release consistency)
         this.arrived[from] = msg.slice(0, len);
@@ -378,7 +462,7 @@ export abstract class LrcRuntime implements Dsm {
         return;
       }
       case MSG.BAR_DEPART:
-        this.incorporate(dv, 4);
+        this.incorporate(dv, HEADER_BYTES, len);
         this.departed = true;
         return;
       default:
@@ -409,107 +493,158 @@ export abstract class LrcRuntime implements Dsm {
 
   // ------------------------------------------------------------ intervals
 
-  private encodeIntervalsSince(since: Int32Array, sinceOff: number): void {
-    // every interval here that `since` has not seen, by processor then number
+  /** Bytes of a unit field on the wire: 2, or 4 when the runtime's unit ids do not fit below unitLimit (fixed at first use; see the contract). */
+  unitBytes(): number {
+    if (this.unitW === 0) this.unitW = this.unitIds() <= unitLimit(this.nprocs, 2, this.noticeReduction) ? 2 : 4;
+    return this.unitW;
+  }
+
+  /** Writes a vector time (procs entries of `src` from `off`, zeros up to NPROCS), 2 B each. */
+  private putVt(src: Int32Array, off: number): void {
     const e = this.out;
-    const countAt = e.pos;
-    e.u32(0);
-    let count = 0;
+    for (let p = 0; p < this.nprocs; p++) {
+      const v = p < this.procs ? src[off + p]! : 0;
+      if (v > 0xffff) throw new Error(`dsm processor ${this.me}: interval ${v} of processor ${p} does not fit the 2-byte vector-time entry of TreadMarks' encoding (at most 65,535 intervals per processor)`);
+      e.u16(v);
+    }
+  }
+
+  /** Writes `units` as TreadMarks' ranges (single, pair, marker + first + last). */
+  private putRanges(units: Int32Array, w: number, limit: number): void {
+    const e = this.out;
+    const marker = fieldMax(w) - this.nprocs;
+    for (let k = 0; k < units.length; ) {
+      let j = k;
+      while (j + 1 < units.length && units[j + 1] === units[j]! + 1) j++;
+      const first = units[k]!;
+      const last = units[j]!;
+      if (first >= limit || last >= limit || first < 0)
+        throw new Error(`dsm processor ${this.me}: unit ${first >= limit || first < 0 ? first : last} does not fit a ${w}-byte write-notice field (ids below ${limit}, with NPROCS = ${this.nprocs})`);
+      if (j > k + 1) e.field(w, marker);
+      if (j > k) e.field(w, first);
+      e.field(w, last);
+      k = j + 1;
+    }
+  }
+
+  private encodeIntervalsSince(since: Int32Array, sinceOff: number): void {
+    // every interval here that `since` has not seen, by processor then number (Tmk_interval_request)
     for (let p = 0; p < this.procs; p++) {
       const seen = since[sinceOff + p]!;
       const mine = this.log[p]!;
       const floor = this.logFloor[p]!;
       if (seen < floor && seen < this.vt[p]!) throw new Error(`dsm processor ${this.me}: asked for interval ${seen + 1} of processor ${p}, which it dropped after a barrier every processor had passed`);
-      for (let i = seen; i < this.vt[p]!; i++) {
-        this.encodeInterval(mine[i - floor]!);
-        count++;
-      }
+      for (let i = seen; i < this.vt[p]!; i++) this.encodeInterval(mine[i - floor]!);
     }
-    e.dv.setUint32(countAt, count, true);
   }
 
   private encodeInterval(iv: Interval): void {
     const e = this.out;
-    e.u32(iv.proc);
-    e.u32(iv.id);
-    for (let p = 0; p < this.procs; p++) e.u32(iv.vt[p]!);
+    const w = this.unitBytes();
+    const max = fieldMax(w);
+    const limit = unitLimit(this.nprocs, w, this.noticeReduction);
+    e.field(w, max - iv.proc); // ~p
+    this.putVt(iv.vt, 0);
     if (iv.base) {
-      // reduced: plus count with the top bit set, base 4 B, minus count 4 B, plus units, minus units
+      // reduced: marker ~(NPROCS + 1), base 2 B, the units added, [marker ~(NPROCS + 2), the units removed]
       const plus = iv.plus!;
       const minus = iv.minus!;
-      e.u32(0x80000000 | plus.length);
-      e.u32(iv.base);
-      e.u32(minus.length);
-      for (let k = 0; k < plus.length; k++) e.u32(plus[k]!);
-      for (let k = 0; k < minus.length; k++) e.u32(minus[k]!);
+      e.field(w, max - this.nprocs - 1);
+      e.u16(iv.base);
+      this.putRanges(plus, w, limit);
+      if (minus.length) {
+        e.field(w, max - this.nprocs - 2);
+        this.putRanges(minus, w, limit);
+      }
       this.stats.writeNotices += plus.length + minus.length;
       this.recorder.notices(plus.length + minus.length);
       return;
     }
-    e.u32(iv.units.length);
-    for (let k = 0; k < iv.units.length; k++) e.u32(iv.units[k]!);
+    this.putRanges(iv.units, w, limit);
     this.stats.writeNotices += iv.units.length;
     this.recorder.notices(iv.units.length);
   }
 
-  /** Incorporates the intervals encoded at `off` (count, then intervals). */
-  private incorporate(dv: DataView, off: number): void {
+  /** Incorporates the interval records encoded in [off, end). */
+  private incorporate(dv: DataView, off: number, end: number): void {
     this.vtBefore.set(this.vt);
     this.incorporating = true;
     try {
-      this.incorporateAll(dv, off);
+      this.incorporateAll(dv, off, end);
     } finally {
       this.incorporating = false;
     }
   }
 
-  private incorporateAll(dv: DataView, off: number): void {
-    const n = dv.getUint32(off, true);
-    off += 4;
-    for (let k = 0; k < n; k++) {
-      const proc = dv.getUint32(off, true);
-      const id = dv.getUint32(off + 4, true);
-      off += 8;
+  private incorporateAll(dv: DataView, off: number, end: number): void {
+    if (off >= end) return; // no record (the unit field width is fixed by the first one)
+    const w = this.unitBytes();
+    const max = fieldMax(w);
+    const N = this.nprocs;
+    const pidFloor = max - N + 1; // ~p for p < NPROCS
+    const RANGE = max - N;
+    const REDUCED = max - N - 1;
+    const MINUS = max - N - 2;
+    const field = (o: number): number => (w === 2 ? dv.getUint16(o, true) : dv.getUint32(o, true));
+    const plusL = this.plusScratch;
+    const minusL = this.minusScratch;
+    while (off < end) {
+      const m = field(off);
+      off += w;
+      const proc = max - m;
+      if (m < pidFloor || proc >= this.procs) throw new Error(`dsm processor ${this.me}: an interval record starts with ${m}, not a processor id (~p for p < ${this.procs})`);
       const vtAt = off;
-      off += 4 * this.procs;
-      let units = dv.getUint32(off, true);
-      off += 4;
-      const reduced = units >= 0x80000000;
+      off += VT_ENTRY_BYTES * N;
+      const id = dv.getUint16(vtAt + VT_ENTRY_BYTES * proc, true);
+      const fresh = id > this.vt[proc]!;
+      let reduced = false;
       let base = 0;
-      let minusN = 0;
-      if (reduced) {
-        units -= 0x80000000; // the plus count
-        base = dv.getUint32(off, true);
-        minusN = dv.getUint32(off + 4, true);
-        off += 8;
+      plusL.length = 0;
+      minusL.length = 0;
+      let into = plusL;
+      if (off < end && field(off) === REDUCED) {
+        reduced = true;
+        base = dv.getUint16(off + w, true);
+        off += w + 2;
       }
-      if (id <= this.vt[proc]!) {
-        off += 4 * (units + minusN); // seen already
-        continue;
+      while (off < end) {
+        let u = field(off);
+        if (u >= pidFloor) break; // the next record
+        off += w;
+        if (u === MINUS && reduced) {
+          into = minusL;
+          continue;
+        }
+        let v = u;
+        if (u === RANGE) {
+          u = field(off);
+          v = field(off + w);
+          off += 2 * w;
+        }
+        if (fresh) for (let x = u; x <= v; x++) into.push(x);
       }
+      if (!fresh) continue; // seen already
       if (id !== this.vt[proc]! + 1) throw new Error(`dsm processor ${this.me}: interval ${id} of processor ${proc} arrived before interval ${this.vt[proc]! + 1}`);
       const vt = new Int32Array(this.procs);
       let sum = 0;
       for (let p = 0; p < this.procs; p++) {
-        vt[p] = dv.getInt32(vtAt + 4 * p, true);
+        vt[p] = dv.getUint16(vtAt + VT_ENTRY_BYTES * p, true);
         sum += vt[p]!;
       }
-      let u: Int32Array = new Int32Array(units);
-      for (let j = 0; j < units; j++) u[j] = dv.getUint32(off + 4 * j, true);
-      off += 4 * units;
+      let u: Int32Array;
       if (reduced) {
-        const minus = new Int32Array(minusN);
-        for (let j = 0; j < minusN; j++) minus[j] = dv.getUint32(off + 4 * j, true);
-        off += 4 * minusN;
         const from = this.interval(proc, base);
         if (!from || base >= id) throw new Error(`dsm processor ${this.me}: interval ${id} of processor ${proc} is a difference from interval ${base}, which it has not incorporated (or dropped: more than ${REDUCTION_WINDOW} back)`);
-        const plus = u;
+        const plus = Int32Array.from(plusL);
+        const minus = Int32Array.from(minusL);
         u = rebuild(from.units, plus, minus);
         this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u, base, plus, minus });
-      } else this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u });
-      units = u.length;
+      } else {
+        u = Int32Array.from(plusL);
+        this.log[proc]!.push({ proc, id, vt, vtSum: sum, units: u });
+      }
       this.vt[proc] = id;
-      for (let j = 0; j < units; j++) {
+      for (let j = 0; j < u.length; j++) {
         // Tmk_interval_incorporate: a notice for a page dirty here creates the open interval first
         if (this.writtenInOpenInterval(u[j]!)) this.closeInterval();
         this.invalidate(u[j]!, proc, id, sum);
@@ -583,9 +718,9 @@ export abstract class LrcRuntime implements Dsm {
     else {
       const e = this.out;
       e.begin(MSG.LOCK_REQ);
-      e.u32(lock);
-      e.u32(this.me);
-      for (let p = 0; p < this.procs; p++) e.u32(this.vt[p]!);
+      e.u16(lock);
+      e.u16(this.me);
+      this.putVt(this.vt, 0);
       yield* this.sendOut(m);
     }
     this.stats.rounds += 1;
@@ -597,8 +732,8 @@ export abstract class LrcRuntime implements Dsm {
   private vtBuf: DataView | null = null;
   /** This processor's vt as a DataView (to handle its own request like a received one). */
   private vtView(): DataView {
-    if (!this.vtBuf) this.vtBuf = new DataView(new ArrayBuffer(4 * this.procs));
-    for (let p = 0; p < this.procs; p++) this.vtBuf.setInt32(4 * p, this.vt[p]!, true);
+    if (!this.vtBuf) this.vtBuf = new DataView(new ArrayBuffer(VT_ENTRY_BYTES * this.procs));
+    for (let p = 0; p < this.procs; p++) this.vtBuf.setUint16(VT_ENTRY_BYTES * p, this.vt[p]!, true);
     return this.vtBuf;
   }
 
@@ -610,16 +745,16 @@ export abstract class LrcRuntime implements Dsm {
     else {
       const e = this.out;
       e.begin(MSG.LOCK_FWD);
-      e.u32(lock);
-      e.u32(requester);
-      for (let p = 0; p < this.procs; p++) e.u32(dv.getInt32(vtOff + 4 * p, true));
+      e.u16(lock);
+      e.u16(requester);
+      for (let p = 0; p < this.nprocs; p++) e.u16(p < this.procs ? dv.getUint16(vtOff + VT_ENTRY_BYTES * p, true) : 0);
       yield* this.sendOut(last);
     }
   }
 
   /** Token holder (or future holder): grant now if free, else queue until the release. */
   private *forwarded(lock: number, requester: number, dv: DataView, vtOff: number): Sim<void> {
-    for (let p = 0; p < this.procs; p++) this.queuedVt[lock * this.procs + p] = dv.getInt32(vtOff + 4 * p, true);
+    for (let p = 0; p < this.procs; p++) this.queuedVt[lock * this.procs + p] = dv.getUint16(vtOff + VT_ENTRY_BYTES * p, true);
     if (requester === this.me) {
       // this processor's own request came back to it: it is the last requester and holds the token
       if (!this.tokenHere[lock]) throw new Error(`dsm processor ${this.me}: lock ${lock} request returned to a processor without its token`);
@@ -642,7 +777,7 @@ export abstract class LrcRuntime implements Dsm {
     this.tokenHere[lock] = 0;
     const e = this.out;
     e.begin(MSG.LOCK_GRANT);
-    e.u32(lock);
+    e.u16(lock);
     this.encodeIntervalsSince(this.queuedVt, lock * this.procs);
     yield* this.sendOut(r);
   }
@@ -669,9 +804,8 @@ export abstract class LrcRuntime implements Dsm {
     if (this.me !== 0) {
       const e = this.out;
       e.begin(MSG.BAR_ARRIVE);
-      for (let p = 0; p < this.procs; p++) e.u32(this.vt[p]!);
+      this.putVt(this.vt, 0);
       // own intervals since the last arrival (the manager has the rest from their creators)
-      e.u32(this.vt[this.me]! - this.lastBarrierId);
       for (let i = this.lastBarrierId; i < this.vt[this.me]!; i++) this.encodeInterval(this.log[this.me]![i - this.logFloor[this.me]!]!);
       this.lastBarrierId = this.vt[this.me]!;
       this.departed = false;
@@ -686,7 +820,7 @@ export abstract class LrcRuntime implements Dsm {
     for (let q = 1; q < this.procs; q++) {
       const m = this.arrived[q]!;
       this.arrived[q] = null;
-      this.incorporate(new DataView(m.buffer, m.byteOffset, m.length), 4 + 4 * this.procs);
+      this.incorporate(new DataView(m.buffer, m.byteOffset, m.length), HEADER_BYTES + VT_ENTRY_BYTES * this.nprocs, m.length);
     }
     for (let q = 1; q < this.procs; q++) {
       const e = this.out;

@@ -80,9 +80,10 @@ describe('object runtime (SkidMarks-like) on cluster-1999', () => {
     // 1 read fault (read aggregation fetches the other's 4 objects in one request)
     // messages: barrier 2 + 2 fetches x 2 + end barrier 2; rounds: 2 barriers x 2 + 2 fetches
     // notices: 4 changed objects in P1's arrival + 4 in P0's departure
-    // bytes: arrival 4 + vt 8 + count 4 + interval (4 + 4 + 8 + 4 + 4 x 4) = 52; departure 4 + 4 + 36 = 44;
-    // OBJ_REQ 4 + 4 + 4 x 12 = 56; OBJ_REPLY 4 + 4 + 4 x (12 + 64) = 312; empty end barrier 16 + 8
-    expect(counts(x)).toEqual({ messages: 8, bytes: 52 + 44 + 2 * (56 + 312) + 16 + 8, overlappedRequests: 2, rounds: 6, readFaults: 2, writeFaults: 2, writeNotices: 8, diffs: 0, twins: 2, memoryPerProcessorBytes: 4096 });
+    // bytes (lrc.ts: TreadMarks' encoding, NPROCS = 32): arrival 4 + vt 64 + record (~p 2 + vt 64
+    // + 4 single objects x 2, every other OID) = 142; departure 4 + 74 = 78;
+    // OBJ_REQ 4 + 4 + 4 x 12 = 56; OBJ_REPLY 4 + 4 + 4 x (12 + 64) = 312; empty end barrier 68 + 4
+    expect(counts(x)).toEqual({ messages: 8, bytes: 142 + 78 + 2 * (56 + 312) + 68 + 4, overlappedRequests: 2, rounds: 6, readFaults: 2, writeFaults: 2, writeNotices: 8, diffs: 0, twins: 2, memoryPerProcessorBytes: 4096 });
     const p = run({ app: 'fs', runtime: 'page', processors: 2 });
     expect(p.correct).toBe(true);
     // the same messages and faults, but one multiple-writer diff per processor and one notice per page
@@ -93,7 +94,7 @@ describe('object runtime (SkidMarks-like) on cluster-1999', () => {
     const x = run({ app: 'fs', runtime: 'object', processors: 2, readAggregation: false });
     expect(x.correct).toBe(true);
     // 4 read faults per processor, each a 1-object request (4 + 4 + 12) and reply (4 + 4 + 12 + 64)
-    expect(counts(x)).toMatchObject({ readFaults: 8, overlappedRequests: 8, rounds: 2 + 8 + 2, messages: 2 + 16 + 2, bytes: 52 + 44 + 8 * (20 + 84) + 16 + 8, writeFaults: 2 });
+    expect(counts(x)).toMatchObject({ readFaults: 8, overlappedRequests: 8, rounds: 2 + 8 + 2, messages: 2 + 16 + 2, bytes: 142 + 78 + 8 * (20 + 84) + 68 + 4, writeFaults: 2 });
   });
 
   it('without write aggregation each object written is its own write fault, without a twin; the notices stay', () => {
@@ -130,8 +131,8 @@ describe('object runtime (SkidMarks-like) on cluster-1999', () => {
     expect([on.writeNotices, off.writeNotices]).toEqual([8, 24]);
     expect(on.messages).toBe(off.messages);
     expect(on.overlappedRequests).toBe(off.overlappedRequests);
-    // a reduced interval: 4 B count + 4 B base + 4 B minus count, vs 4 B count + 4 x 4 B: 8 B less each, 2 intervals x 2 messages
-    expect((off.bytes as number) - (on.bytes as number)).toBe(4 * 8);
+    // a reduced record: marker 2 B + base 2 B, vs 4 single objects x 2 B: 4 B less each, 2 intervals x 2 messages
+    expect((off.bytes as number) - (on.bytes as number)).toBe(4 * 4);
   });
 
   it('reduceNotices picks the most recent similar own interval and sends only the difference', () => {
@@ -147,11 +148,61 @@ describe('object runtime (SkidMarks-like) on cluster-1999', () => {
     expect(p.correct && o.correct).toBe(true);
     for (const k of ['messages', 'overlappedRequests', 'rounds', 'readFaults', 'writeFaults', 'twins', 'allocatedPerProcessorBytes'] as const) expect([k, o[k]]).toEqual([k, p[k]]);
     expect([o.diffs, o.writeNotices]).toEqual([0, p.writeNotices]);
-    // bytes differ: a row travels whole (reply 4 + 4 + 12 + 4096 B) where the page runtime sends a
-    // run-length diff (4 B per run of changed words: the words a relaxation leaves unchanged split
-    // the runs), and OBJ_REQ is 20 B vs DIFF_REQ 16 B; the barriers' messages are the same
-    expect(o.bytes).toBe(106176);
-    expect(p.bytes).toBe(127408);
+    // bytes differ only in the unit messages: a row travels whole (reply 4 + 4 + 12 + 4096 B) where
+    // the page runtime sends a run-length diff (4 B per run of changed words: the words a
+    // relaxation leaves unchanged split the runs), and OBJ_REQ is 20 B vs DIFF_REQ 16 B; the
+    // barriers' messages are byte for byte the same (TreadMarks' encoding: a colour row is a page
+    // and an OID, so a band of rows is one range of pages and one range of OIDs; see below)
+    expect(o.bytes).toBe(104952);
+    expect(p.bytes).toBe(126184);
+  });
+
+  it('SOR at the default size on 32 processors: the same messages, rounds and faults; synchronisation bytes equal but for write-notice reduction', { timeout: 30_000 }, () => {
+    // the rows of every processor (no summary): msgTypes "type:datagrams:bytes" per processor
+    const perType = (params: Record<string, unknown>) => {
+      const res = new Simulation(
+        { version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: { app: 'sor', processors: 32, ...params } }, seed: 1 },
+        { ...workloads, dsm: { ...workloads.dsm, summarize: undefined, extra: undefined } },
+      ).runInline();
+      const by: Record<number, [number, number]> = {};
+      const sum = { messages: 0, bytes: 0, rounds: 0, overlappedRequests: 0, readFaults: 0, writeFaults: 0, writeNotices: 0 };
+      for (const row of res.workload.rows) {
+        for (const k of Object.keys(sum) as Array<keyof typeof sum>) sum[k] += row[k] as number;
+        for (const e of String(row.msgTypes).split(' ').filter(Boolean)) {
+          const [t, n, b] = e.split(':').map(Number) as [number, number, number];
+          const o = (by[t] ??= [0, 0]);
+          o[0] += n;
+          o[1] += b;
+        }
+      }
+      return { by, sum };
+    };
+    const p = perType({ runtime: 'page' });
+    const o = perType({ runtime: 'object' });
+    const oFull = perType({ runtime: 'object', writeNoticeReduction: false });
+    for (const k of ['messages', 'rounds', 'overlappedRequests', 'readFaults', 'writeFaults'] as const) expect([k, o.sum[k], oFull.sum[k]]).toEqual([k, p.sum[k], p.sum[k]]);
+    // barrier arrivals (4) and departures (5): datagrams and bytes identical without reduction
+    expect([oFull.by[4], oFull.by[5]]).toEqual([p.by[4], p.by[5]]);
+    expect([p.by[4], p.by[5]]).toEqual([
+      [310, 41354],
+      [310, 629734],
+    ]);
+    expect(oFull.sum.writeNotices).toBe(p.sum.writeNotices);
+    // with reduction (the object runtime's default) a phase's record goes as an empty difference
+    // from the one two intervals back: marker 2 B + base 2 B instead of one range 6 B, 2 B less
+    // for each of the 5,952 reduced records sent (372 B in arrivals, 11,532 B in departures)
+    expect([o.by[4], o.by[5]]).toEqual([
+      [310, 41354 - 372],
+      [310, 629734 - 11532],
+    ]);
+    // the unit messages: DIFF_REQ 16 B vs OBJ_REQ 20 B; a page's run-length diff (12 B + 8 B per
+    // diff + 4 B per run of changed words) vs the page's part of a row whole (4,116 B)
+    expect([p.by[16], o.by[16], p.by[17], o.by[17]]).toEqual([
+      [496, 496 * 16],
+      [496, 496 * 20],
+      [496, 2259352],
+      [496, 496 * 4116],
+    ]);
   });
 
   for (const app of DSM_APP_NAMES)

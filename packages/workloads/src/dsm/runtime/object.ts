@@ -59,7 +59,14 @@
  *   Write notices are counted as sent (lrc.ts), as Table 6's "write notices" (the paper: "the
  *   amount of write notice data").
  * - Messages: OBJ_REQ = count 4 B + entries (OID 4 B, first byte 4 B, bytes 4 B); OBJ_REPLY =
- *   count 4 B + entries (OID 4 B, first byte 4 B, bytes 4 B, then the bytes).
+ *   count 4 B + entries (OID 4 B, first byte 4 B, bytes 4 B, then the bytes). Interval records
+ *   and write notices take lrc.ts's encoding (TreadMarks', as SkidMarks' synchronisation "is
+ *   implemented as in TreadMarks", paper 004 line 86), the unit being the OID's index in the
+ *   handle table (the entry's address less the table's, over the entry size: the same on every
+ *   processor), runs of consecutive OIDs as ranges. Width (model; the paper gives no encoding):
+ *   2 B while every OID of the run fits below lrc.ts's unitLimit (65,501 with 32 processors and
+ *   write-notice reduction's two markers), as a page id does; 4 B (a 32-bit handle address's
+ *   index) when the arrays hold more objects.
  * - Costs: faults (the node's trap), twins, compares, fetched data and served data as whole-line
  *   copies through the caches (loadLines / storeLines); bookkeeping free (lrc.ts).
  * - Layout: the node's region (transport regionBytes) in four: the three views, then the twin
@@ -471,6 +478,10 @@ export class ObjectRuntime extends LrcRuntime {
     }
     this.rwList = [];
     return Int32Array.from(units).sort();
+  }
+
+  protected unitIds(): number {
+    return this.oids;
   }
 
   protected intervalClosed(id: number, units: Int32Array): void {

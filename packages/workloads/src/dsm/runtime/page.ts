@@ -15,6 +15,9 @@
  * - Write: the first write to a page in an interval faults; the runtime makes a twin (a copy of
  *   the page) and makes the page read-write. At the interval's close (release, barrier arrival,
  *   acquire) each dirty page gets a write notice and is write-protected again; its twin is kept.
+ *   The notices go in ascending page order, runs of consecutive pages as ranges (lrc.ts: TreadMarks'
+ *   encoding, 2 B page ids while the pages allocated fit below its unitLimit, 65,503 at 32
+ *   processors; 4 B beyond, where TreadMarks stops).
  * - Lazy diff creation (TreadMarks, Keleher's lazy diffing): the diff of interval i (the page's
  *   words that differ from the twin, run-length encoded) is made only when first needed: a diff
  *   request for it, a write fault on the page in a later interval (before the new twin), or a
@@ -250,9 +253,14 @@ export class PageRuntime extends LrcRuntime {
   // ------------------------------------------------------------ LRC hooks
 
   protected takeDirty(): Int32Array {
-    const u = Int32Array.from(this.dirtyList);
+    // ascending: TreadMarks merges the dirty pages into runs (Tmk_page_dirty_merge), sent as ranges
+    const u = Int32Array.from(this.dirtyList).sort();
     this.dirtyList = [];
     return u;
+  }
+
+  protected unitIds(): number {
+    return (this.next - this.t.sharedBase) / PAGE_BYTES;
   }
 
   protected intervalClosed(id: number, units: Int32Array): void {

@@ -69,18 +69,18 @@ describe('DsmRecorder (the DSM views\' recording)', () => {
     const r = new DsmRecorder(clock, 3);
     r.notices(5);
     r.sendingTo(1); // before begin: not counted
-    r.sent(4);
+    r.sent(4, 68);
     r.begin();
     r.notices(2);
     r.notices(3);
     r.sendingTo(2);
     r.sendingTo(1); // a message without notices
-    r.sent(4);
-    r.sent(16);
-    r.sent(16);
+    r.sent(4, 72);
+    r.sent(16, 16);
+    r.sent(16, 20);
     r.finish();
     const row = r.toRow();
     expect(row.noticesTo).toBe('0 0 5');
-    expect(row.msgTypes).toBe('4:1 16:2');
+    expect(row.msgTypes).toBe('4:1:72 16:2:36'); // type:datagrams:bytes, only while recording
   });
 });

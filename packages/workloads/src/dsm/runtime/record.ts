@@ -22,8 +22,8 @@
  *   SLICES x slicePs. Allocation-free; every span's time lands in the slices it overlaps.
  * - Write notices: `notices(n)` when n notices are encoded into the outgoing message,
  *   `sendingTo(to)` when that message is sent: `noticesTo[to]` counts them (so the matrix of
- *   every processor sums to the notices counted in stats while recording). `sent(type)` counts
- *   one datagram of that type.
+ *   every processor sums to the notices counted in stats while recording). `sent(type, bytes)`
+ *   counts one datagram of that type and its bytes (header included).
  * Units: ps.
  */
 
@@ -60,6 +60,7 @@ export class DsmRecorder {
   readonly kindPs = new Float64Array(SPAN_KINDS.length);
   readonly noticesTo: Float64Array;
   readonly byType = new Float64Array(256);
+  readonly bytesByType = new Float64Array(256);
   private pending = 0;
   private lastKind = -1;
   slicePs = FIRST_SLICE_PS;
@@ -86,6 +87,7 @@ export class DsmRecorder {
     this.kindPs.fill(0);
     this.noticesTo.fill(0);
     this.byType.fill(0);
+    this.bytesByType.fill(0);
   }
 
   finish(): void {
@@ -159,15 +161,17 @@ export class DsmRecorder {
     this.pending = 0;
   }
 
-  sent(type: number): void {
-    if (this.on) this.byType[type & 255] += 1;
+  sent(type: number, bytes: number): void {
+    if (!this.on) return;
+    this.byType[type & 255] += 1;
+    this.bytesByType[type & 255] += bytes;
   }
 
   /**
    * The recording as row fields (strings: a row holds numbers, strings and booleans):
    * spans "kind:startPs:endPs ..." (ps rounded to integers, shared boundaries round alike),
    * kindPs "ps ps ..." in SPAN_KINDS order, noticesTo "n n ..." per receiver, msgTypes
-   * "type:count ...".
+   * "type:count:bytes ...".
    */
   toRow(): { spans: string; moreSpans: number; kindPs: string; slicePs: number; slices: string; noticesTo: string; msgTypes: string; beganPs: number; finishedPs: number } {
     const spans: string[] = [];
@@ -179,7 +183,7 @@ export class DsmRecorder {
     const slices: string[] = [];
     for (let i = 0; i <= last; i++) slices.push(Array.from(this.slices.subarray(i * K, i * K + K), (v) => Math.round(v)).join(','));
     const types: string[] = [];
-    for (let t = 0; t < 256; t++) if (this.byType[t]) types.push(`${t}:${this.byType[t]}`);
+    for (let t = 0; t < 256; t++) if (this.byType[t]) types.push(`${t}:${this.byType[t]}:${this.bytesByType[t]}`);
     return {
       spans: spans.join(' '),
       moreSpans: this.moreSpans,
