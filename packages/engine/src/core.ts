@@ -385,6 +385,40 @@ export abstract class CoreBase {
     this.rows.push(row);
   }
 
+  // ---------------------------------------------------------------- untimed reads (not for simulated code)
+
+  /**
+   * NOT FOR SIMULATED CODE (a workload's bookkeeping after its run, tests, views): the 32-bit
+   * word at `addr` (4-byte aligned, little-endian) as this core's next load32 of it would return
+   * it, read without simulating that load: no time, no counter, no instruction, no cache, LRU,
+   * TLB or write-log change, no page-protection check. A family that has one overrides it
+   * (TILE64, SCC: their contracts say which copy they read); this default names the family.
+   * After a run's last commit, the memory part is the committed memory.
+   */
+  peek32(addr: number): number {
+    throw new SimulationError(`core ${this.id}: the ${this.chip.family} family has no untimed read (peek32 at 0x${(addr >>> 0).toString(16)})`);
+  }
+
+  /** peek32's line buffer (a byte view of one line). */
+  private readonly peekLine32 = new Uint32Array(LINE_WORDS);
+  private readonly peekLine8 = new Uint8Array(this.peekLine32.buffer);
+
+  /**
+   * Not for simulated code (peek32's memory part): the little-endian 32-bit word at byte `byte`
+   * (a multiple of 4) of line `lineId` as this core sees memory (committed memory plus its own
+   * uncommitted writes, the overlay); nothing else changes.
+   */
+  protected peekMemWord(lineId: number, byte: number): number {
+    this.readMemLine(lineId, this.peekLine32, 0);
+    const b = this.peekLine8;
+    return (b[byte]! | (b[byte + 1]! << 8) | (b[byte + 2]! << 16) | (b[byte + 3]! << 24)) >>> 0;
+  }
+
+  /** Throws unless `addr` is 4-byte aligned (peek32's check). */
+  protected checkPeek(addr: number): void {
+    if ((addr & 3) !== 0) throw new SimulationError(`core ${this.id}: peek32 at 0x${(addr >>> 0).toString(16)}: not 4-byte aligned`);
+  }
+
   // ---------------------------------------------------------------- page protection
 
   /** Page protection (off until a runtime enables it): checked by the family on every access. */

@@ -22,8 +22,7 @@
  *   store-barrier moves in simulated-time order: at step k the first k moves are drawn as arrows
  *   from the cell the object left to the cell it reached; a later move's object is still shown
  *   at its old cell. Hover or tap on a cell: a tooltip (React text) with its core, heap, class
- *   and byte range. A malformed heapMap shows its message instead of the map; a replay that did
- *   not reproduce the run (heapMap.replayMatches false) is said in the subtitle.
+ *   and byte range. A malformed heapMap shows its message instead of the map.
  * - Baton path: the cores at their tile positions from the chip view's floorplan (chipGeometry:
  *   the family's FloorplanSpec, no family constants here), an arrow per (from, to) whose width
  *   grows with its migrations, and the totals: migrations, per 1000 bytecodes (the row's
@@ -422,7 +421,6 @@ function ObjectMapCard({ d }: { d: ObjectMapData }) {
       data-arrows={arrows}
       data-columns={d.columns.length}
       data-classes={d.present.length}
-      data-replay-matches={String(d.replayMatches)}
       style={{ marginBottom: '1rem' }}
     >
       <CanvasCard
@@ -430,8 +428,8 @@ function ObjectMapCard({ d }: { d: ObjectMapData }) {
         title="Heap map, object by object"
         subtitle={
           <>
-            Each core&apos;s heaps walked object by object as the run left them (the headers read from memory: class and size; the object table says whether the object still lives there; the memory is a
-            host replay of the run&apos;s bytecodes, since reading the simulated memory would cost simulated time){d.replayMatches === false ? ' (the replay did NOT reproduce the run: this map may differ from it)' : ''}: read-write heap above,
+            Each core&apos;s heaps walked object by object in the simulated memory as the run left them (the headers read from memory: class and size; the object table says whether the object still lives
+            there; read untimed, so the walk costs no simulated time): read-write heap above,
             read-mostly {d.columns.some((c) => c.core < 0) ? 'heap in its own column' : 'slice'} below, {d.cellsPerHeap} cells per heap, each showing the class of the object covering most of it.{' '}
             {d.moves.length
               ? `A store into a read-mostly object moves it to the storing core's read-write heap: ${d.moves.length} move${d.moves.length === 1 ? '' : 's'}; the slider replays them in simulated time.`

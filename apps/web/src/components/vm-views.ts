@@ -53,7 +53,7 @@ export interface VmExtra {
   /** fromOffset / toOffset (bytes into the heaps) and timeNs: absent in results from before the object map */
   moves: { className: string; fromCore: number; toCore: number; bytes: number; fromOffset?: number; toOffset?: number; timeNs?: number }[];
   /** the heap map object by object (vm/heap-objects.ts); absent in results from before it */
-  heapMap?: { cellsPerHeap: number; classes: string[]; heaps: HeapStripExtra[]; replayMatches?: boolean };
+  heapMap?: { cellsPerHeap: number; classes: string[]; heaps: HeapStripExtra[] };
   /** cycles by cause (`causes` names them; they sum to cycles) — absent in results from before the split */
   routines: { name: string; cycles: number; causes?: Record<string, number> }[];
   causes?: string[];
@@ -405,7 +405,6 @@ export interface ObjectMapData {
   present: { code: number; name: string; cells: number }[];
   /** cells of the read-write and read-mostly heaps (each the same for every heap of its kind) */
   cellBytes: Record<HeapRegionName, number>;
-  replayMatches: boolean | null;
 }
 
 const isRegion = (v: unknown): v is HeapRegionName => v === 'readWrite' || v === 'readMostly';
@@ -469,7 +468,7 @@ export function objectMap(x: VmExtra): ObjectMapData | null {
   const present = [...counts]
     .map(([code, n]) => ({ code, name: classes[code - CELL_CLASS0]!, cells: n }))
     .sort((a, b) => b.cells - a.cells || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { cellsPerHeap: cells, classes, columns, moves, present, cellBytes, replayMatches: typeof hm.replayMatches === 'boolean' ? hm.replayMatches : null };
+  return { cellsPerHeap: cells, classes, columns, moves, present, cellBytes };
 }
 
 /** The moves drawn at slider position `step` (0: none; d.moves.length: all), in time order. */

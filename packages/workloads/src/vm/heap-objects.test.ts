@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { resolveChip } from '@manycore/engine';
-import { CELL_CLASS0, CELL_FREE, CELL_VACATED, ClassLegend, HEAP_MAP_CELLS, SparseMemory, cellBytesFor, heapMapOf, replayHeaps, stripCells, toBase64, walkObjects } from './heap-objects';
+import { CELL_CLASS0, CELL_FREE, CELL_VACATED, ClassLegend, HEAP_MAP_CELLS, cellBytesFor, coreHeapMap, fromBase64, heapMapOf, mergeHeapMaps, stripCells, toBase64, walkObjects } from './heap-objects';
 import { HDR_OTE, type ProgramSpec } from './format';
 import { layoutImage } from './image';
-import { MOVE_FIELDS } from './interpreter';
-import { FlatPlacement, writeImage } from './reference';
+import { FlatPlacement, HostMemory, writeImage } from './reference';
 
 /** A tiny image: the kernel classes and one class Point (x, y), laid out contiguously from 0x10000. */
 function tinyImage() {
@@ -16,8 +14,8 @@ function tinyImage() {
   };
   const placement = new FlatPlacement(0x10000, 0x1000, 4096);
   const image = layoutImage(program, 3, placement);
-  const mem = new SparseMemory();
-  writeImage(mem.core(0, 0, 2 ** 32), image);
+  const mem = new HostMemory();
+  writeImage(mem, image);
   return { image, mem, end: placement.next };
 }
 
@@ -79,34 +77,37 @@ describe('heap-objects: the walk reads the objects from memory', () => {
     expect(cellBytesFor(20000)).toBe(128);
   });
 
-  it("a store into a replicated object moves it: the replay's map shows the live copy in the read-write heap and the old cells vacated", () => {
-    const chip = resolveChip('tile64');
-    const replay = replayHeaps(chip, { benchmark: 'compiler', size: 2, cores: 3, heapBytes: 1 << 20, replication: 'all-but-contexts', imageFillerKB: 0 });
-    expect(replay.moves.length).toBe(MOVE_FIELDS); // one move (workload.test.ts: storeBarrierMoves 1)
-    const [oop, oldBody, newBody, words] = replay.moves as [number, number, number, number];
-    const { map, objects } = heapMapOf(replay.mem, replay.regions);
-    expect(map.heaps.map((h) => `${h.core}:${h.region}`)).toEqual(['0:readWrite', '1:readWrite', '2:readWrite', '0:readMostly', '1:readMostly', '2:readMostly']);
-    const all = objects.flat();
-    const old = all.find((o) => o.body === oldBody)!;
-    const copy = all.find((o) => o.body === newBody)!;
-    expect(old).toMatchObject({ live: false, bytes: 4 * words });
-    expect(copy).toMatchObject({ live: true, bytes: 4 * words, classOop: old.classOop });
-    expect(replay.mem.load32(oop)).toBe(newBody);
-    const fresh = new ClassLegend(replay.mem);
-    expect(fresh.names[fresh.codeOf(copy.classOop) - CELL_CLASS0]).toBe('Association');
-    expect(map.classes).toContain('Association');
-    // exactly one vacated object, in a read-mostly slice; the copy in a read-write heap
-    const at = (body: number) => replay.regions.findIndex((r) => body >= r.base && body < r.base + (1 << 20));
-    expect(map.heaps.reduce((a, h) => a + h.vacatedObjects, 0)).toBe(1);
-    expect(replay.regions[at(oldBody)]!.region).toBe('readMostly');
-    expect(replay.regions[at(newBody)]!.region).toBe('readWrite');
-    const h = map.heaps[at(oldBody)]!;
-    const cells = Uint8Array.from(atob(h.cells), (c) => c.charCodeAt(0));
-    expect(cells.length).toBe(HEAP_MAP_CELLS);
-    expect(cells[Math.floor((oldBody - replay.regions[at(oldBody)]!.base) / h.cellBytes)]).toBe(CELL_VACATED);
-    expect([...cells].filter((c) => c === CELL_VACATED).length).toBeGreaterThanOrEqual(1);
-    // the read-write heaps' cells are one size, the read-mostly slices' another; every live object counted
-    expect(new Set(map.heaps.filter((x) => x.region === 'readWrite').map((x) => x.cellBytes)).size).toBe(1);
-    expect(map.heaps.reduce((a, x) => a + x.liveObjects + x.vacatedObjects, 0)).toBe(all.length);
+  it("one core's part per heap, merged, is the map of one memory: regions in order, one legend, each kind's largest cell", () => {
+    const { mem, end } = tinyImage();
+    const objects = walkObjects(mem, 0x10000, end);
+    const cut = objects[Math.floor(objects.length / 3)]!.body; // two heaps of different extents (different own cells)
+    const cells = 16;
+    const regions = [
+      { core: 0, region: 'readWrite' as const, base: 0x10000, start: 0x10000, end: cut, capacityBytes: 1 << 16 },
+      { core: 1, region: 'readWrite' as const, base: cut, start: cut, end, capacityBytes: 1 << 16 },
+    ];
+    mem.store32(mem.load32(objects[1]!.body + HDR_OTE), 0x90000); // one vacated object in core 0's heap
+    const one = heapMapOf(mem, regions, cells).map;
+    // each core walks only its own heap; the parts arrive in any order
+    const parts = [...coreHeapMap(mem, [regions[1]!], cells), ...coreHeapMap(mem, [regions[0]!], cells)];
+    expect(parts[1]!.cellBytes).toBeLessThan(parts[0]!.cellBytes);
+    expect(parts[1]!.strips.length).toBe(Math.log2(cellBytesFor(1 << 16, cells) / parts[1]!.cellBytes) + 1);
+    const merged = mergeHeapMaps(parts, cells);
+    expect(merged).toEqual(one);
+    expect(merged.heaps.map((h) => [h.core, h.cellBytes, h.vacatedObjects])).toEqual([
+      [0, parts[0]!.cellBytes, 1],
+      [1, parts[0]!.cellBytes, 0],
+    ]);
+    expect([...fromBase64(merged.heaps[0]!.cells)]).toContain(CELL_VACATED);
+    expect(merged.classes.slice(0, 2)).toEqual(['UndefinedObject', 'False']); // True (vacated here) is named by no live object
+    // a part without the strip the merged cell needs is named
+    expect(() => mergeHeapMaps([{ ...parts[0]!, strips: [] }, parts[1]!], cells)).toThrow(/core 1's readWrite heap has no strip of \d+-byte cells/);
+    for (const n of [0, 1, 2, 3, 4, 5, 256]) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 37 + 11) & 0xff);
+      expect([...fromBase64(toBase64(bytes))]).toEqual([...bytes]);
+    }
+    expect(() => fromBase64('AA*A')).toThrow('base64: the character at 2 is not base64');
+    expect(() => fromBase64('A=AA')).toThrow('base64: the character at 1 is not base64');
+    expect(() => fromBase64('AAA')).toThrow('base64: 3 characters, not a multiple of 4');
   });
 });

@@ -18,24 +18,19 @@
  *   it wins so that a moved object's old place always shows), else the code covering most of
  *   the cell's object bytes (ties: the first object). Encoded as base64 (RFC 4648, with '='
  *   padding) of the HEAP_MAP_CELLS bytes: VmExtra.heapMap; apps/web vm-views.ts decodes it.
- * - replayHeaps(...): the memory the walk reads. The engine has no untimed read of simulated
- *   memory (a load through the core would charge time, cache state and counters after the run
- *   and change every simulated result), so the run's functional part is replayed on the host:
- *   the same layout (spaceLayout / sccLayout), placement, image, per-core spaces (each core its
- *   own private window: method cache, free lists, the SCC's Heap descriptor) and interpreter,
- *   the baton handed from core to core exactly where the simulated run handed it (one thread
- *   of control, so the words in memory at the end are the simulated run's). No time: the move
- *   times come from the simulated run's rows.
+ * - The memory the walk reads is the simulated memory itself: at its run's end each core walks
+ *   its own heaps (its read-write heap, its read-mostly slice; the main core the global
+ *   read-mostly heap) through the engine's untimed read (CoreBase.peek32: no time, no counter,
+ *   no cache, TLB or write-log change; so the simulated results are the same with or without
+ *   the map) and reports them in its row (coreHeapMap: each region with its own legend, at
+ *   every cell size its capacity may need); mergeHeapMaps joins the cores' parts into the map
+ *   heapMapOf would draw from one memory (regions in its order, one legend, one cell size per
+ *   region kind). The move times and addresses come from the run's rows (vm/workload.ts).
+ * - heapMapOf(mem, regions): the same map from one memory holding every region (tests, tools).
  * Off the hot path: once per run, after it (VmExtra).
  */
-import { WorkloadParamError, type ResolvedChip, type SccChip } from '@manycore/engine';
-import { CLS_NAME, HDR_CLASS, HDR_FORMAT, HDR_OTE, HEADER_WORDS, KIND_BYTES, KIND_CONTEXT, KIND_METHOD, KIND_POINTERS, STOP, fmtCount, fmtKind, mhLiterals, type VmMemory } from './format';
-import { layoutImage, type Image } from './image';
-import { Interpreter } from './interpreter';
-import { buildProgram, sourceText, type Benchmark } from './program';
-import { SccSnapshotPlacement, SccSpace, sccLayout } from './scc-space';
-import type { Replication } from './snapshot';
-import { HEAP_DESCRIPTOR_BYTES, SnapshotPlacement, Tile64Space, spaceLayout } from './tile64-space';
+import { CLS_NAME, HDR_CLASS, HDR_FORMAT, HDR_OTE, HEADER_WORDS, KIND_BYTES, KIND_CONTEXT, KIND_METHOD, KIND_POINTERS, fmtCount, fmtKind, mhLiterals } from './format';
+import type { Image } from './image';
 
 /** Cells per heap in the strip (a heap column of the map). */
 export const HEAP_MAP_CELLS = 256;
@@ -186,85 +181,7 @@ export function toBase64(bytes: Uint8Array): string {
   return s;
 }
 
-// ---------------------------------------------------------------- the replay's memory
-
-const PAGE_SHIFT = 16;
-const PAGE_WORDS = (1 << PAGE_SHIFT) / 4;
-const OFFSET_MASK = (1 << PAGE_SHIFT) - 1;
-type Pages = (Uint32Array | undefined)[];
-/** A page table over the 32-bit space (packed, so lookups stay fast element accesses). */
-const newPages = (): Pages => new Array<Uint32Array | undefined>(1 << (32 - PAGE_SHIFT)).fill(undefined);
-
-function pageFor(pages: Pages, addr: number): Uint32Array {
-  const k = addr >>> PAGE_SHIFT;
-  let p = pages[k];
-  if (p === undefined) pages[k] = p = new Uint32Array(PAGE_WORDS);
-  return p;
-}
-
-/**
- * A sparse host memory of 64 KB pages over the 32-bit address space (unwritten words read 0).
- * load32 / store32 reach the shared pages; core(k, lo, hi) is core k's VmMemory, whose addresses
- * outside [lo, hi) are its own private pages (the private windows alias on the real chips).
- */
-export class SparseMemory implements WordReader {
-  readonly shared: Pages = newPages();
-  load32(addr: number): number {
-    const p = this.shared[addr >>> PAGE_SHIFT];
-    return p === undefined ? 0 : p[(addr & OFFSET_MASK) >>> 2]!;
-  }
-  store32(addr: number, value: number): void {
-    pageFor(this.shared, addr)[(addr & OFFSET_MASK) >>> 2] = value;
-  }
-  core(_k: number, sharedLo: number, sharedHi: number): VmMemory {
-    return new CoreView(this.shared, sharedLo, sharedHi);
-  }
-}
-
-/** One core's VmMemory over a SparseMemory: shared pages in [lo, hi), its own few private pages elsewhere; no time. */
-class CoreView implements VmMemory {
-  private readonly own = new Map<number, Uint32Array>();
-  private ownKey = -1;
-  private ownPage: Uint32Array = new Uint32Array(PAGE_WORDS);
-  constructor(
-    private readonly shared: Pages,
-    private readonly lo: number,
-    private readonly hi: number,
-  ) {}
-  /** The page holding addr (created when `create`; else null when never written). */
-  private page(addr: number, create: boolean): Uint32Array | null {
-    const k = addr >>> PAGE_SHIFT;
-    if (addr >= this.lo && addr < this.hi) return this.shared[k] ?? (create ? pageFor(this.shared, addr) : null);
-    if (k === this.ownKey) return this.ownPage;
-    let p = this.own.get(k);
-    if (p === undefined) {
-      if (!create) return null;
-      this.own.set(k, (p = new Uint32Array(PAGE_WORDS)));
-    }
-    this.ownKey = k;
-    this.ownPage = p;
-    return p;
-  }
-  load32(addr: number): number {
-    const p = this.page(addr, false);
-    return p === null ? 0 : p[(addr & OFFSET_MASK) >>> 2]!;
-  }
-  store32(addr: number, value: number): void {
-    this.page(addr, true)![(addr & OFFSET_MASK) >>> 2] = value;
-  }
-  load8(addr: number): number {
-    return (this.load32(addr - (addr & 3)) >>> (8 * (addr & 3))) & 0xff;
-  }
-  store8(addr: number, value: number): void {
-    const w = addr - (addr & 3);
-    const s = 8 * (addr & 3);
-    this.store32(w, (this.load32(w) & ~(0xff << s)) | ((value & 0xff) << s));
-  }
-  compute(): void {}
-  enter(): void {}
-}
-
-// ---------------------------------------------------------------- the replay and the map
+// ---------------------------------------------------------------- the map
 
 export interface HeapRegion {
   /** the core whose heap it is; -1: the global read-mostly heap */
@@ -275,98 +192,6 @@ export interface HeapRegion {
   /** where the walk starts (after the TILE64's Heap descriptor) and ends (the allocation pointer) */
   start: number;
   end: number;
-}
-
-export interface ReplayParams {
-  benchmark: Benchmark;
-  size: number;
-  cores: number;
-  heapBytes: number;
-  replication: Replication;
-  imageFillerKB: number;
-}
-
-export interface Replay {
-  mem: SparseMemory;
-  image: Image;
-  regions: HeapRegion[];
-  result: number;
-  bytecodes: number;
-  /** the replay's store-barrier moves, as Interpreter.moves (per core, concatenated in core order) */
-  moves: number[];
-}
-
-/** Replays the run's functional part on the host (see the contract): the memory the heap map walks. */
-export function replayHeaps(chip: ResolvedChip, p: ReplayParams): Replay {
-  const mem = new SparseMemory();
-  const program = buildProgram(p.benchmark);
-  const regions: HeapRegion[] = [];
-  type Space = Tile64Space | SccSpace;
-  const spaces: Space[] = [];
-  const views: VmMemory[] = [];
-  let image: Image;
-  let rwNext: Float64Array;
-  if (chip.family === 'scc') {
-    const L = sccLayout(chip as SccChip, p.cores, p.heapBytes, p.replication, 0);
-    const placement = new SccSnapshotPlacement(L);
-    image = layoutImage(program, p.size, placement);
-    rwNext = placement.rwNext;
-    for (let k = 0; k < p.cores; k++) {
-      views.push(mem.core(k, L.sharedBase, L.sharedBase + L.sharedBytes));
-      spaces.push(new SccSpace(views[k]!, L, k, 0, chip.privateBase));
-      regions.push({ core: k, region: 'readWrite', base: L.heapBase[k]!, start: L.heapBase[k]!, end: 0 });
-    }
-    if (p.replication === 'global') regions.push({ core: -1, region: 'readMostly', base: L.globalRmBase, start: L.globalRmBase, end: 0 });
-    else if (p.replication !== 'none') for (let k = 0; k < p.cores; k++) regions.push({ core: k, region: 'readMostly', base: L.rmBase[k]!, start: L.rmBase[k]!, end: 0 });
-  } else if (chip.family === 'tile64') {
-    const L = spaceLayout(chip.sharedBase, chip.sharedBytes, p.cores, p.heapBytes, p.replication);
-    const objects = p.imageFillerKB > 0 ? layoutImage(program, p.size, { place: () => 0, ote: () => 0 }).objects.length : 1;
-    const placement = new SnapshotPlacement(L, Math.floor((p.imageFillerKB * 1024) / objects / 4) * 4);
-    image = layoutImage(program, p.size, placement);
-    rwNext = placement.rwNext;
-    for (let k = 0; k < p.cores; k++) {
-      views.push(mem.core(k, L.otBase, L.end));
-      spaces.push(new Tile64Space(views[k]!, L, k, 0, chip.privateBase));
-      const base = L.rwBase + k * L.heapBytes;
-      regions.push({ core: k, region: 'readWrite', base, start: base + HEAP_DESCRIPTOR_BYTES, end: 0 });
-    }
-    if (p.replication === 'global') regions.push({ core: -1, region: 'readMostly', base: L.rmBase, start: L.rmBase, end: 0 });
-    else if (p.replication !== 'none') for (let k = 0; k < p.cores; k++) regions.push({ core: k, region: 'readMostly', base: L.rmBase + k * L.heapBytes, start: L.rmBase + k * L.heapBytes, end: 0 });
-  } else throw new WorkloadParamError(`the vm heap map knows the tile64 and scc families, not ${chip.family}`, 'chip');
-  // the snapshot (every core's share: the words each core wrote), its OTEs, the descriptors
-  for (const o of image.objects) {
-    for (let w = 0; w < o.words.length; w++) mem.store32(o.body + 4 * w, o.words[w]!);
-    mem.store32(o.ote, o.body);
-  }
-  spaces.forEach((s, k) => s.initDescriptor(rwNext[k]!));
-  // the interpreter thread, core to core
-  const text = sourceText(p.benchmark);
-  const interps = spaces.map((s, k) => new Interpreter(views[k]!, s, image, { sourceText: text }));
-  let cur = 0;
-  interps[0]!.start();
-  let bytecodes = 0;
-  for (;;) {
-    const it = interps[cur]!;
-    const stop = it.run(1 << 20);
-    if (stop === STOP.done) break;
-    if (stop === STOP.migrate) {
-      interps[it.batonTarget]!.resume(it.baton);
-      cur = it.batonTarget;
-    }
-    bytecodes = interps.reduce((a, i) => a + i.counters.bytecodes, 0);
-    if (bytecodes > 2e9) throw new Error('heap map replay: no result after 2e9 bytecodes');
-  }
-  bytecodes = interps.reduce((a, i) => a + i.counters.bytecodes, 0);
-  // where each heap's objects end: the allocation pointer (read-write), the snapshot's extent (read-mostly)
-  for (const r of regions) {
-    if (r.region === 'readWrite') r.end = rwNext[r.core]! + spaces[r.core]!.allocatedBytes;
-    else r.end = r.start;
-  }
-  for (const o of image.objects) {
-    const end = o.body + 4 * o.words.length;
-    for (const r of regions) if (r.region === 'readMostly' && o.body >= r.base && o.body < r.base + (r.core < 0 ? p.cores : 1) * p.heapBytes) r.end = Math.max(r.end, end);
-  }
-  return { mem, image, regions, result: interps[cur]!.result, bytecodes, moves: interps.flatMap((i) => i.moves) };
 }
 
 /** One heap of the map (VmExtra.heapMap.heaps). */
@@ -410,4 +235,108 @@ export function heapMapOf(memory: WordReader, regions: readonly HeapRegion[], ce
     };
   });
   return { map: { cellsPerHeap: cells, classes: legend.names, heaps }, objects };
+}
+
+// ---------------------------------------------------------------- one core's heaps, walked in simulated memory
+
+/** One region of a core's part of the map (CoreHeapMap): what extra needs to place it, its legend and its strips. */
+export interface CoreHeapRegion {
+  core: number;
+  region: 'readWrite' | 'readMostly';
+  /** the heap's first byte (cell 0): where the moves' offsets count from */
+  base: number;
+  usedBytes: number;
+  liveObjects: number;
+  vacatedObjects: number;
+  /** the region's class names in first-seen order: code CELL_CLASS0 + i of its strips is classes[i] */
+  classes: string[];
+  /** the smallest cell (cellBytesFor(usedBytes)); strips[j] has cells of cellBytes x 2^j bytes */
+  cellBytes: number;
+  /** base64 strips, from cellBytes up to the cell the region's capacity needs (a kind's cell is its largest heap's) */
+  strips: string[];
+}
+
+/**
+ * One core's part of the heap map (run in the core's program, at its end): each region walked
+ * through `mem` (the core's untimed peek32: memory as the core sees it, so the walk charges
+ * nothing) and encoded with its own legend at every cell size from its own up to the one its
+ * capacity (`capacityBytes` of the region) would need, since the cell of a region kind is the
+ * largest any core's heap of that kind needs (heapMapOf) and no core knows the others'.
+ */
+export function coreHeapMap(mem: WordReader, regions: readonly (HeapRegion & { capacityBytes: number })[], cells = HEAP_MAP_CELLS): CoreHeapRegion[] {
+  return regions.map((r) => {
+    const objects = walkObjects(mem, r.start, r.end);
+    const legend = new ClassLegend(mem);
+    const cellBytes = cellBytesFor(r.end - r.base, cells);
+    const strips: string[] = [];
+    for (let c = cellBytes; c <= Math.max(cellBytes, cellBytesFor(r.capacityBytes, cells)); c *= 2) strips.push(toBase64(stripCells(objects, r.base, c, (k) => legend.codeOf(k), cells)));
+    let live = 0;
+    for (const o of objects) if (o.live) live++;
+    return { core: r.core, region: r.region, base: r.base, usedBytes: r.end - r.base, liveObjects: live, vacatedObjects: objects.length - live, classes: legend.names, cellBytes, strips };
+  });
+}
+
+/**
+ * The heap map from every core's part (coreHeapMap), the same map heapMapOf draws from one
+ * memory: regions in heapMapOf's order (read-write heaps by core, then read-mostly ones), each
+ * kind's cell the largest its regions need, class codes renumbered into one legend in the
+ * first-seen order of that region order (each region's legend is in its own first-seen order).
+ */
+export function mergeHeapMaps(parts: readonly CoreHeapRegion[], cells = HEAP_MAP_CELLS): HeapMapData {
+  const regions = [...parts].sort((a, b) => Number(a.region === 'readMostly') - Number(b.region === 'readMostly') || a.core - b.core);
+  const cellOf = { readWrite: MIN_CELL_BYTES, readMostly: MIN_CELL_BYTES };
+  for (const r of regions) cellOf[r.region] = Math.max(cellOf[r.region], r.cellBytes);
+  const names: string[] = [];
+  const codeOfName = new Map<string, number>();
+  const heaps = regions.map((r) => {
+    const recode = new Uint8Array(256).map((_, i) => i);
+    r.classes.forEach((name, i) => {
+      let code = codeOfName.get(name);
+      if (code === undefined) {
+        if (names.length >= MAX_HEAP_MAP_CLASSES) throw new Error(`heap map: more than ${MAX_HEAP_MAP_CLASSES} classes (a cell is one byte)`);
+        code = CELL_CLASS0 + names.length;
+        names.push(name);
+        codeOfName.set(name, code);
+      }
+      recode[CELL_CLASS0 + i] = code;
+    });
+    const cellBytes = cellOf[r.region];
+    const strip = r.strips[Math.log2(cellBytes / r.cellBytes)];
+    if (strip === undefined) throw new Error(`heap map: core ${r.core}'s ${r.region} heap has no strip of ${cellBytes}-byte cells (its strips start at ${r.cellBytes} bytes)`);
+    const codes = Uint8Array.from(fromBase64(strip), (c) => recode[c]!);
+    if (codes.length !== cells) throw new Error(`heap map: core ${r.core}'s ${r.region} strip has ${codes.length} cells, not ${cells}`);
+    return { core: r.core, region: r.region, cellBytes, usedBytes: r.usedBytes, liveObjects: r.liveObjects, vacatedObjects: r.vacatedObjects, cells: toBase64(codes) };
+  });
+  return { cellsPerHeap: cells, classes: names, heaps };
+}
+
+/** Six-bit values of the base64 characters by char code (-1: not base64). */
+const B64_VALUE = Int8Array.from({ length: 128 }, (_, c) => B64.indexOf(String.fromCharCode(c)));
+
+/** RFC 4648 base64 with padding (toBase64's) back to bytes; a string that is not base64 is an Error naming the place. */
+export function fromBase64(s: string): Uint8Array {
+  if (s.length % 4 !== 0) throw new Error(`base64: ${s.length} characters, not a multiple of 4`);
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  const out = new Uint8Array((s.length / 4) * 3 - pad);
+  let o = 0;
+  for (let i = 0; i < s.length; i += 4) {
+    let n = 0;
+    for (let k = 0; k < 4; k++) {
+      const c = s.charCodeAt(i + k);
+      const v = c === 61 && i + 4 === s.length && k >= 4 - pad ? 0 : c < 128 ? B64_VALUE[c]! : -1; // '=' only as the padding
+      if (v < 0) throw new Error(`base64: the character at ${i + k} is not base64`);
+      n = (n << 6) | v;
+    }
+    out[o++] = (n >>> 16) & 0xff;
+    if (o < out.length) out[o++] = (n >>> 8) & 0xff;
+    if (o < out.length) out[o++] = n & 0xff;
+  }
+  return out;
+}
+
+/** The end of the snapshot objects `image` placed in [base, base + bytes) (`start` when none): a read-mostly region's end. */
+export function snapshotEnd(image: Image, base: number, bytes: number, start: number): number {
+  let end = start;
+  for (const o of image.objects) if (o.body >= base && o.body < base + bytes) end = Math.max(end, o.body + 4 * o.words.length);
+  return end;
 }

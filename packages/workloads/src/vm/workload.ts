@@ -34,22 +34,23 @@
  *   sends, migrations, timeNs, result, referenceResult, referenceBytecodes, correct,
  *   migrationsPer1000Bytecodes, <routine>Cycles...}: time spent in each VM routine's accesses
  *   and native work (the stall breakdown by routine), summed over the cores.
- * - Heap map (VmExtra.heapMap, heap-objects.ts): every heap walked object by object at the end of
- *   a host replay of the run's functional part (the engine has no untimed read of simulated
- *   memory); the store barrier's moves carry their addresses and simulated time from the run's
- *   own rows, and `replayMatches` says whether the replay reproduced them (and the result).
+ * - Heap map (VmExtra.heapMap, heap-objects.ts): at its end each core walks its own heaps object
+ *   by object in the simulated memory through the engine's untimed read (core.peek32: no time,
+ *   counter, cache or log change, so every simulated number is the same as without the map)
+ *   and reports them in its row (`heapMap`, JSON); extra merges the cores' parts. The store
+ *   barrier's moves carry their addresses and simulated time from the run's own rows.
  */
 import { z } from 'zod';
 import { DUE, WorkloadParamError, type ResolvedChip, type Row, type SccChip, type SccCore, type Sim, type Tile64Core, type WorkloadDef } from '@manycore/engine';
 import { BATON_HALT, BATON_WORDS, ROUTINE, ROUTINE_NAMES, STOP, intValue, isSmallInt, type VmMemory, type VmSpace } from './format';
 import { layoutImage, type Image, type ImageObject } from './image';
 import { Interpreter, MOVE_FIELDS } from './interpreter';
-import { heapMapOf, replayHeaps, type HeapMapData } from './heap-objects';
+import { coreHeapMap, mergeHeapMaps, snapshotEnd, type CoreHeapRegion, type HeapMapData, type HeapRegion } from './heap-objects';
 import { BENCHMARKS, buildProgram, sourceText } from './program';
 import { referenceRun } from './reference';
 import { CAUSE_NAMES, CoreVmMemory } from './core-memory';
 import { REPLICATION, dealTo, type Replication } from './snapshot';
-import { SnapshotPlacement, Tile64Space, mapSpace, publishReadMostly, spaceLayout } from './tile64-space';
+import { HEAP_DESCRIPTOR_BYTES, SnapshotPlacement, Tile64Space, mapSpace, publishReadMostly, spaceLayout } from './tile64-space';
 import { SCC_SHARING, SccSnapshotPlacement, SccSpace, mapSccSpace, sccBatonPost, sccBatonTake, sccBatonWait, sccLayout } from './scc-space';
 
 /** Default sizes: a guided run finishes in seconds of wall time. */
@@ -116,7 +117,25 @@ function* programTile64(core: Tile64Core, p: P): Sim<void> {
     post: (dst, stamp, words) => core.udnPost(dst, stamp, words),
     takePs: 0,
   };
-  yield* runBaton(core, p, mem, space, image, snapshot, L.kernelPage, transport);
+  const heapRegions = (): MapRegion[] => {
+    const base = L.rwBase + core.id * L.heapBytes;
+    const rw: MapRegion = { core: core.id, region: 'readWrite', base, start: base + HEAP_DESCRIPTOR_BYTES, end: placement.rwNext[core.id]! + space.allocatedBytes, capacityBytes: L.heapBytes };
+    return [rw, ...readMostlyRegion(core.id, main, p, image, p.replication === 'global' ? L.rmBase : L.rmBase + core.id * L.heapBytes, L.heapBytes)];
+  };
+  yield* runBaton(core, p, mem, space, image, snapshot, L.kernelPage, transport, heapRegions);
+}
+
+/** A heap of the map as a core walks it at its end (heap-objects.ts coreHeapMap): its capacity bounds its cells. */
+type MapRegion = HeapRegion & { capacityBytes: number };
+
+/**
+ * The read-mostly heap core `id` walks for the map (none without replication; the global one
+ * by the main core only): `base` is its slice (or the global heap), each slice `heapBytes`.
+ */
+function readMostlyRegion(id: number, main: number, p: P, image: Image, base: number, heapBytes: number): MapRegion[] {
+  if (p.replication === 'none' || (p.replication === 'global' && id !== main)) return [];
+  const capacityBytes = p.replication === 'global' ? p.cores * heapBytes : heapBytes;
+  return [{ core: p.replication === 'global' ? -1 : id, region: 'readMostly', base, start: base, end: snapshotEnd(image, base, capacityBytes, base), capacityBytes }];
 }
 
 /**
@@ -150,7 +169,7 @@ interface BatonTransport {
  * increase along its one path), and waits for it again; the core that finishes tells the
  * others to stop. Then its row.
  */
-function* runBaton(core: Tile64Core | SccCore, p: P, mem: CoreVmMemory, space: VmSpace & { allocatedBytes: number }, image: Image, snapshot: Row, kernelPage: number, transport: BatonTransport): Sim<void> {
+function* runBaton(core: Tile64Core | SccCore, p: P, mem: CoreVmMemory, space: VmSpace & { allocatedBytes: number }, image: Image, snapshot: Row, kernelPage: number, transport: BatonTransport, heapRegions: () => MapRegion[]): Sim<void> {
   const main = 0;
   const t0 = core.now;
   const interp = new Interpreter(mem, space, image, { sourceText: sourceText(p.benchmark) });
@@ -203,7 +222,13 @@ function* runBaton(core: Tile64Core | SccCore, p: P, mem: CoreVmMemory, space: V
     core.report({ final: true, timeNs: (core.now - t0) / 1000, result: isSmallInt(result) ? intValue(result) : -1 });
     break;
   }
-  core.report(coreRow(core.id, interp, space, image, snapshot, migrations, waitPs, batonTo, mem));
+  const row = coreRow(core.id, interp, space, image, snapshot, migrations, waitPs, batonTo, mem);
+  // the heap map: this core's heaps walked object by object in simulated memory, untimed (peek32:
+  // committed memory plus this core's own writes). The memory is final here: the thread has
+  // stopped (this core sent the halt after its last write, or took it), and every other core's
+  // writes were committed before the baton left it
+  row.heapMap = JSON.stringify(coreHeapMap({ load32: (a) => core.peek32(a) }, heapRegions()));
+  core.report(row);
 }
 
 /** One core's row: its counts, its snapshot share, the baton's path from it, the store barrier's moves, time per VM routine. */
@@ -266,7 +291,12 @@ function* programScc(core: SccCore, p: P): Sim<void> {
     post: (dst, stamp, words) => sccBatonPost(core, dst, stamp, words),
     takePs: 0,
   };
-  yield* runBaton(core, p, mem, space, image, snapshot, L.kernelPage, transport);
+  const heapRegions = (): MapRegion[] => {
+    const base = L.heapBase[core.id]!;
+    const rw: MapRegion = { core: core.id, region: 'readWrite', base, start: base, end: placement.rwNext[core.id]! + space.allocatedBytes, capacityBytes: p.heapKB * 1024 };
+    return [rw, ...readMostlyRegion(core.id, main, p, image, p.replication === 'global' ? L.globalRmBase : L.rmBase[core.id]!, p.heapKB * 1024)];
+  };
+  yield* runBaton(core, p, mem, space, image, snapshot, L.kernelPage, transport, heapRegions);
 }
 
 /** The per-migration clock system call (model): a trap, then the kernel's time-keeping words. */
@@ -337,11 +367,10 @@ export interface VmExtra {
    */
   moves: { className: string; fromCore: number; toCore: number; bytes: number; fromOffset: number; toOffset: number; timeNs: number }[];
   /**
-   * the heap map object by object (heap-objects.ts): every heap's strip of cells, walked at the
-   * end of a host replay of the run's functional part; `replayMatches`: the replay reached the
-   * run's result and bytecode count and moved the same objects between the same addresses
+   * the heap map object by object (heap-objects.ts): every heap's strip of cells, walked in the
+   * simulated memory at the run's end by the core whose heap it is (the engine's untimed peek32)
    */
-  heapMap: HeapMapData & { replayMatches: boolean };
+  heapMap: HeapMapData;
   /**
    * core cycles per VM routine, summed over the cores, and the same cycles by cause (`causes`:
    * executed work, TLB refills, stalls on a remote home, the engine's stall causes; core-memory.ts
@@ -395,7 +424,6 @@ function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
   });
   const baton: VmExtra['baton'] = [];
   const moves: VmExtra['moves'] = [];
-  const movedAt: [number, number][] = [];
   for (const r of cores) {
     for (const e of String(r.batonTo).split(' ').filter(Boolean)) {
       const [to, count] = e.split(':').map(Number) as [number, number];
@@ -403,25 +431,19 @@ function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
     }
     for (const m of String(r.moves).split(' ').filter(Boolean)) {
       const [className, from, to, bytes, oldBody, newBody, timeNs] = m.split(':') as [string, string, string, string, string, string, string];
-      movedAt.push([Number(oldBody), Number(newBody)]);
       moves.push({ className, fromCore: Number(from), toCore: Number(to), bytes: Number(bytes), fromOffset: Number(oldBody), toOffset: Number(newBody), timeNs: Number(timeNs) });
     }
   }
-  // the heap map: the run's memory replayed on the host, walked object by object (heap-objects.ts)
-  const fin = rows.find((r) => r.final === true);
-  const replay = replayHeaps(chip, { benchmark: p.benchmark, size: sizeOf(p), cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, imageFillerKB: p.imageFillerKB });
-  const { map } = heapMapOf(replay.mem, replay.regions);
+  // the heap map: each core's heaps, walked in simulated memory at its end (its row's heapMap; heap-objects.ts)
+  const parts = cores.flatMap((r) => JSON.parse(String(r.heapMap)) as CoreHeapRegion[]);
+  const map = mergeHeapMaps(parts);
   const regionOf = (body: number, region: 'readWrite' | 'readMostly') =>
-    replay.regions.find((g) => g.region === region && body >= g.base && body < g.base + (g.core < 0 ? p.cores : 1) * p.heapKB * 1024);
+    parts.find((g) => g.region === region && body >= g.base && body < g.base + (g.core < 0 ? p.cores : 1) * p.heapKB * 1024);
   for (const m of moves) {
     m.fromOffset -= regionOf(m.fromOffset, 'readMostly')?.base ?? 0;
     m.toOffset -= regionOf(m.toOffset, 'readWrite')?.base ?? 0;
   }
   moves.sort((a, b) => a.timeNs - b.timeNs);
-  const replayMoved: [number, number][] = [];
-  for (let i = 0; i < replay.moves.length; i += MOVE_FIELDS) replayMoved.push([replay.moves[i + 1]!, replay.moves[i + 2]!]);
-  const key = (xs: [number, number][]) => xs.map(([a, b]) => `${a}>${b}`).sort().join(' ');
-  const replayMatches = fin !== undefined && replay.bytecodes === cores.reduce((a, r) => a + (r.bytecodes as number), 0) && isSmallInt(replay.result) && intValue(replay.result) === fin.result && key(replayMoved) === key(movedAt);
   const sumPs = (k: string) => cores.reduce((a, r) => a + ((r[k] as number | undefined) ?? 0), 0);
   const routines = ROUTINE_NAMES.map((name) => {
     const cycles = Math.round(sumPs(`${name}Ps`) / periodPs);
@@ -435,7 +457,7 @@ function extra(rows: Row[], p: P, chip: ResolvedChip): { vm: VmExtra } {
     ),
   );
   const perCore = cores.map((r, c) => ({ core: r.core as number, cycles: byCore.map((col) => col[c]!) }));
-  return { vm: { cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, heaps, baton, moves, heapMap: { ...map, replayMatches }, routines, causes: [...CAUSE_NAMES], perCore } };
+  return { vm: { cores: p.cores, heapBytes: p.heapKB * 1024, replication: p.replication, heaps, baton, moves, heapMap: map, routines, causes: [...CAUSE_NAMES], perCore } };
 }
 
 export const vmWorkload: WorkloadDef<P, Tile64Core | SccCore> = {

@@ -96,6 +96,9 @@ export const LINE_LOOP_INSTRUCTIONS = 3;
 export const POLL_MPBT_INSTRUCTIONS = 4;
 export const POLL_INSTRUCTIONS = 3;
 
+/** The little-endian 32-bit word at byte `at` of `b` (peek32). */
+const le32 = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+
 export class SccCore extends CoreBase {
   declare readonly chip: SccChip;
 
@@ -589,6 +592,40 @@ export class SccCore extends CoreBase {
   loadF64(addr: number): number {
     const b = this.loadAt(addr, 8);
     return valueAt(b, this.loadOff, 8);
+  }
+
+  /**
+   * NOT FOR SIMULATED CODE (CoreBase.peek32): the word at `addr` as this core's next load32
+   * would return it, untimed and without side effects (caches probed, LRU, counters, clock,
+   * write log, write-combine buffer and translation state untouched; no page-protection check):
+   * the L1 copy when L1 holds the line (any memory type, as the load's fast path; an MPBT copy
+   * may be stale, a write-back copy dirty); else, on a cached page, the L2 copy when L2 holds it
+   * (possibly dirty: the SCC's caches are not coherent); else memory as this core sees it
+   * (committed memory plus its own uncommitted writes), on an MPBT page with the bytes of the
+   * same line still in this core's write-combine buffer over it (the load drains the buffer
+   * first). One difference from a load: on an uncached MPB page it returns the addressed word,
+   * not the P54C's first-8-bytes quirk. Unmapped or unaligned addresses are SimulationErrors.
+   */
+  override peek32(addr: number): number {
+    this.checkPeek(addr);
+    const [kind, attrs0, unit, line0] = [this.tKind, this.tAttrs, this.tUnit, this.tLine];
+    this.translate(addr); // names an unmapped address; the translation state is put back below
+    const line = this.tLine;
+    const attrs = this.tAttrs;
+    [this.tKind, this.tAttrs, this.tUnit, this.tLine] = [kind, attrs0, unit, line0];
+    const key = line | 0;
+    const off = addr & 31;
+    const s1 = this.l1.probe(key);
+    if (s1 >= 0) return le32(this.l1.data, s1 * LINE_BYTES + off);
+    if ((attrs & (ATTR_UNCACHED | ATTR_MPBT)) === 0 && this.l2) {
+      const s2 = this.l2.probe(key);
+      if (s2 >= 0) return le32(this.l2.data, s2 * LINE_BYTES + off);
+    }
+    let w = this.peekMemWord(line, off);
+    if ((attrs & ATTR_MPBT) !== 0 && this.wcbKey === line)
+      for (let i = 0; i < 4; i++)
+        if ((this.wcbMask >>> (off + i)) & 1) w = ((w & ~(0xff << (8 * i))) | (this.wcbData[off + i]! << (8 * i))) >>> 0;
+    return w;
   }
 
   private storeScalar(addr: number, size: number): void {

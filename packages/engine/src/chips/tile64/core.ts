@@ -88,6 +88,9 @@ function sharedEntries(chip: Tile64Chip): Int32Array {
   return t;
 }
 
+/** The little-endian 32-bit word at byte `at` of `b` (peek32). */
+const le32 = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+
 export class Tile64Core extends WordCore {
   declare readonly chip: Tile64Chip;
   readonly l1: Cache;
@@ -231,6 +234,29 @@ export class Tile64Core extends WordCore {
   pageInfo(addr: number): { regime: RegimeName; home: number } {
     this.translate(addr);
     return { regime: REGIME_NAMES[this.tRegime]!, home: this.tHome };
+  }
+
+  /**
+   * NOT FOR SIMULATED CODE (CoreBase.peek32): the word at `addr` as this core's next load32
+   * would return it, untimed and without side effects: the page table read directly (no TLB
+   * lookup or refill, no decoded-entry change); on a user-managed page the bytes of this tile's
+   * own copy when its L1 holds the line, else when its L2 does (probed, LRU untouched: the copy
+   * a load would return, stale or dirty as it is); otherwise (homed and read-only pages, or a
+   * user-managed line not cached here) memory as this core sees it: committed memory plus its
+   * own uncommitted writes. An unmapped or unaligned address is a SimulationError.
+   */
+  override peek32(addr: number): number {
+    this.checkPeek(addr);
+    const e = this.pt[addr >>> PAGE_SHIFT_64K]!;
+    if (!pteValid(e)) throw new SimulationError(`core ${this.id}: peek32 at 0x${(addr >>> 0).toString(16)}: the address is not mapped`);
+    const paddr = ptePhys(e) * 65536 + (addr & 0xffff);
+    if (pteRegime(e) === REGIME_USER_MANAGED) {
+      const s1 = this.l1.probe(paddr >>> this.l1Shift);
+      if (s1 >= 0) return le32(this.l1Data, (s1 << this.l1Shift) + (paddr & ((1 << this.l1Shift) - 1)));
+      const s2 = this.l2.probe(paddr >>> this.l2Shift);
+      if (s2 >= 0) return le32(this.l2Data, (s2 << this.l2Shift) + (paddr & ((1 << this.l2Shift) - 1)));
+    }
+    return this.peekMemWord(this.lineIdOf(paddr), paddr & (LINE_BYTES - 1));
   }
 
   /**
