@@ -3,10 +3,12 @@
  * the driver does (Committer.initState) with hand-written write-log entries (layout.ts
  * WLOG_BYTES records, as CoreBase.appendWrite writes them) and scheduler slots (S):
  * - buffered writes of several cores are applied in (visible time, core, sequence) order: the
- *   last writer in that order wins, masked bytes merge in that order (a model check);
+ *   last writer in that order wins, masked bytes merge in that order (a model check; one
+ *   committer over several epochs of ten cores' logs with descents: the merge of runs);
  * - a core blocked on a flag (as CoreBase.waitLine leaves it) is woken at exactly the
  *   releasing write's visible time + its poll cost; at its block time + poll when the
  *   condition already held then; not at all when the condition was undone before it looked;
+ *   every core waiting on a line is checked, and only the lines waited on this epoch;
  * - test-and-set requests are granted in the same order and wake the requester one poll later;
  * - an ideal barrier releases every participant at the latest arrival, and only when all
  *   live participants have arrived; the next epoch ends one quantum after the slowest core.
@@ -199,6 +201,44 @@ describe('Committer.commit: write order', () => {
   });
 });
 
+describe('Committer.commit: write order over epochs (the merge of per-core runs)', () => {
+  it('one committer over three epochs applies many cores\' writes like the model (seeded property)', () => {
+    const lines = [FLAG, dramLineId(1, 0x2000), mpbLineId(4, 96)];
+    const cores = [0, 1, 2, 3, 5, 8, 13, 21, 34, 47]; // 10 logs: runs merged in pairs, one run left over
+    // per core a run of ascending times with descents (a store visible later than the next one)
+    const coreLog = fc.array(
+      fc.record({ dt: fc.integer({ min: -3, max: 4 }).map((k) => k * 50_000), line: fc.integer({ min: 0, max: 2 }), word: fc.integer({ min: 0, max: 7 }), full: fc.boolean(), fill: fc.integer({ min: 1, max: 255 }) }),
+      { maxLength: 60 },
+    );
+    const epoch = fc.array(coreLog, { minLength: cores.length, maxLength: cores.length });
+    fc.assert(
+      fc.property(fc.array(epoch, { minLength: 3, maxLength: 3 }), (epochs) => {
+        const { v, committer } = fixture(cores);
+        const model = lines.map(() => new Array<number>(LINE_BYTES).fill(0));
+        epochs.forEach((logs, e) => {
+          const logged: { t: number; core: number; seq: number; line: number; mask: number; fill: number }[] = [];
+          logs.forEach((log, ci) => {
+            const core = cores[ci]!;
+            let t = (e + 1) * Q;
+            log.forEach((w, seq) => {
+              t = Math.max(e * Q, t + w.dt);
+              const mask = w.full ? 0xffffffff : (0xf << (4 * w.word)) >>> 0; // a line or a word store
+              logEntry(v, core, t, lines[w.line]!, mask, (k) => w.fill + k + seq);
+              logged.push({ t, core, seq, line: w.line, mask, fill: w.fill + seq });
+            });
+          });
+          expect(committer.commit()).toBe(true);
+          logged.sort((a, b) => a.t - b.t || a.core - b.core || a.seq - b.seq);
+          for (const w of logged) for (let k = 0; k < LINE_BYTES; k++) if ((w.mask >>> k) & 1) model[w.line]![k] = (w.fill + k) & 0xff;
+          lines.forEach((id, i) => expect(lineBytes(v, id)).toEqual(model[i]));
+          for (const core of cores) expect(slot(v, core, S.logCount)).toBe(0);
+        });
+      }),
+      { seed: 20261125, numRuns: 60 },
+    );
+  });
+});
+
 describe('Committer.commit: flag waiters', () => {
   it('wakes a waiter at exactly the releasing write’s visible time + its poll cost', () => {
     const { v, committer } = fixture([0, 2, 3, 4]);
@@ -266,6 +306,38 @@ describe('Committer.commit: flag waiters', () => {
     committer.commit();
     expect(slot(v, 2, C.state)).toBe(CoreState.Blocked);
     expect(slot(v, 2, S.wakePs)).toBeNaN();
+  });
+
+  it('releases every one of several cores waiting on the same line', () => {
+    const { v, committer } = fixture([0, 1, 2, 3, 4, 5]);
+    for (const core of [1, 2, 3, 4]) blockOnFlag(v, core, 100_000, FLAG, 8, 4, WaitOp.Ge, 3, core * 1000);
+    blockOnFlag(v, 5, 100_000, OTHER, 8, 4, WaitOp.Ge, 3, 5000);
+    store32(v, 0, 400_000, FLAG, 8, 3);
+    expect(committer.commit()).toBe(true);
+    expect([1, 2, 3, 4].map((core) => slot(v, core, C.clockPs))).toEqual([401_000, 402_000, 403_000, 404_000]);
+    expect(slot(v, 5, C.state)).toBe(CoreState.Blocked);
+  });
+
+  it('rebuilds its waiters by line every epoch: a core that waits on another line is not woken by its old one', () => {
+    const { v, committer } = fixture([0, 1, 2, 3]);
+    blockOnFlag(v, 1, 100_000, FLAG, 0, 4, WaitOp.Eq, 7, 1000);
+    blockOnFlag(v, 2, 100_000, FLAG, 0, 4, WaitOp.Eq, 7, 2000);
+    blockOnFlag(v, 3, 100_000, OTHER, 0, 4, WaitOp.Eq, 9, 3000);
+    store32(v, 0, 400_000, FLAG, 0, 7);
+    expect(committer.commit()).toBe(true);
+    expect([1, 2].map((core) => slot(v, core, C.clockPs))).toEqual([401_000, 402_000]);
+    expect(slot(v, 3, C.state)).toBe(CoreState.Blocked);
+    // next epoch: core 1 now waits on OTHER for 7; FLAG (7 again) is written first, then OTHER
+    blockOnFlag(v, 1, 1_100_000, OTHER, 0, 4, WaitOp.Eq, 7, 1000);
+    store32(v, 0, 1_200_000, FLAG, 0, 7);
+    store32(v, 0, 1_500_000, OTHER, 0, 7);
+    store32(v, 0, 1_600_000, OTHER, 0, 9);
+    expect(committer.commit()).toBe(true);
+    expect(slot(v, 1, C.clockPs)).toBe(1_501_000); // by OTHER, not by its old line FLAG at 1.2 us
+    expect(slot(v, 1, S.tasResult)).toBe(7);
+    expect(slot(v, 2, C.clockPs)).toBe(402_000); // runnable since the first epoch: untouched
+    expect(slot(v, 3, C.clockPs)).toBe(1_603_000);
+    expect(slot(v, 3, S.tasResult)).toBe(9);
   });
 
   it('names the waiting cores when nothing can run', () => {

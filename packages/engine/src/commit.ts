@@ -47,9 +47,24 @@ export class Committer {
   private readonly participant: Uint8Array;
   private readonly family: AnyChipFamily;
   private readonly seriesOff: ReturnType<typeof seriesOffsets>;
-  private refs = new Float64Array(1024);
+  // the epoch's write-log entries, sorted into commit order (sortEntries): visible time and
+  // slot (core x wlogCap + index in the core's log: its order is (core, sequence)), with the
+  // merge buffers and run starts; grown, never shrunk (growSort), nothing allocated per epoch
   private times = new Float64Array(1024);
-  private order = new Uint32Array(1024);
+  private slots = new Uint32Array(1024);
+  private timesAux = new Float64Array(1024);
+  private slotsAux = new Uint32Array(1024);
+  private runs = new Uint32Array(1025);
+  // the cores waiting on a flag, by line: an open-addressed table (line id -> first and last
+  // waiter, in ascending core order, chained through waitNext), sized for every core at
+  // start; waitUsed lists the table slots filled this epoch (cleared at the next build)
+  private readonly waitKeys: Float64Array; // (the line ids as the core slots hold them)
+  private readonly waitHead: Int32Array;
+  private readonly waitTail: Int32Array;
+  private readonly waitNext: Int32Array;
+  private readonly waitUsed: Int32Array;
+  private readonly waitShift: number;
+  private waitLines = 0;
   private readonly line32 = new Uint32Array(LINE_WORDS);
   private readonly line = new Uint8Array(this.line32.buffer);
   private readonly lineBytes: Uint8Array;
@@ -67,6 +82,25 @@ export class Committer {
     this.seriesOff = seriesOffsets(chip.islands, chip.controllers);
     for (const c of settings.participants) this.participant[c] = 1;
     this.lineBytes = new Uint8Array(v.state);
+    const cores = chip.topo.cores;
+    let bits = 4;
+    while (1 << bits < 2 * cores) bits++; // at most half full: a probe ends at an empty slot soon
+    this.waitShift = 32 - bits;
+    this.waitKeys = new Float64Array(1 << bits);
+    this.waitHead = new Int32Array(1 << bits).fill(-1);
+    this.waitTail = new Int32Array(1 << bits);
+    this.waitNext = new Int32Array(cores);
+    this.waitUsed = new Int32Array(cores);
+  }
+
+  /** The table slot of `lineId` among the waited lines: its own, or the empty one it would take. */
+  private waitSlot(lineId: number): number {
+    const keys = this.waitKeys;
+    const head = this.waitHead;
+    const last = keys.length - 1;
+    let h = Math.imul(lineId, 0x9e3779b1) >>> this.waitShift;
+    while (head[h] !== -1 && keys[h] !== lineId) h = (h + 1) & last;
+    return h;
   }
 
   /** Initialises the shared state before any worker starts (driver only). */
@@ -182,12 +216,86 @@ export class Committer {
   }
 
   private growSort(n: number): void {
-    if (n <= this.refs.length) return;
-    let size = this.refs.length;
+    if (n <= this.times.length) return;
+    let size = this.times.length;
     while (size < n) size *= 2;
-    this.refs = new Float64Array(size);
     this.times = new Float64Array(size);
-    this.order = new Uint32Array(size);
+    this.slots = new Uint32Array(size);
+    this.timesAux = new Float64Array(size);
+    this.slotsAux = new Uint32Array(size);
+    this.runs = new Uint32Array(size + 1);
+  }
+
+  /**
+   * Sorts the k gathered entries by (visible time, slot), the commit order. They are gathered
+   * core by core in log order, so they come in ascending runs (one per core, or fewer: a
+   * single core's log is usually in order already, and then nothing is moved); the runs are
+   * merged pairwise, bottom-up, between the two buffer pairs (slots are unique: any correct
+   * sort gives this one order). O(k log runs), no allocation.
+   */
+  private sortEntries(k: number): void {
+    const runs = this.runs;
+    let n = 1;
+    runs[0] = 0;
+    let ts = this.times;
+    for (let i = 1; i < k; i++) if (ts[i]! < ts[i - 1]!) runs[n++] = i; // a descent starts a run
+    if (n === 1) return;
+    runs[n] = k;
+    let ss = this.slots;
+    let td = this.timesAux;
+    let sd = this.slotsAux;
+    while (n > 1) {
+      let out = 0;
+      let r = 0;
+      for (; r + 1 < n; r += 2) {
+        const a1 = runs[r + 1]!;
+        const b1 = runs[r + 2]!;
+        let i = runs[r]!;
+        let j = a1;
+        let o = i;
+        runs[out++] = i; // (out <= r: the starts still to read are not overwritten)
+        while (i < a1 && j < b1) {
+          const ti = ts[i]!;
+          const tj = ts[j]!;
+          if (tj < ti || (tj === ti && ss[j]! < ss[i]!)) {
+            td[o] = tj;
+            sd[o++] = ss[j++]!;
+          } else {
+            td[o] = ti;
+            sd[o++] = ss[i++]!;
+          }
+        }
+        for (; i < a1; i++, o++) {
+          td[o] = ts[i]!;
+          sd[o] = ss[i]!;
+        }
+        for (; j < b1; j++, o++) {
+          td[o] = ts[j]!;
+          sd[o] = ss[j]!;
+        }
+      }
+      if (r < n) {
+        // an odd run out: copied as it is
+        const i0 = runs[r]!;
+        runs[out++] = i0;
+        for (let i = i0; i < k; i++) {
+          td[i] = ts[i]!;
+          sd[i] = ss[i]!;
+        }
+      }
+      runs[out] = k;
+      n = out;
+      const t = ts;
+      ts = td;
+      td = t;
+      const s2 = ss;
+      ss = sd;
+      sd = s2;
+    }
+    this.times = ts;
+    this.slots = ss;
+    this.timesAux = td;
+    this.slotsAux = sd;
   }
 
   /** Runs the whole commit phase. Returns false when the run is over. */
@@ -230,57 +338,58 @@ export class Committer {
     let k = 0;
     for (let core = 0; core < cores; core++) {
       const count = c[core * CORE_SLOTS + S.logCount]!;
+      const first = core * cap;
       for (let i = 0; i < count; i++) {
-        const at = (core * cap + i) * WLOG_BYTES;
-        this.times[k] = v.wlogF[at >>> 3]!;
-        this.refs[k] = core * 1048576 + i;
+        this.times[k] = v.wlogF[((first + i) * WLOG_BYTES) >>> 3]!;
+        this.slots[k] = first + i;
         k++;
       }
     }
-    const order = this.order;
-    for (let i = 0; i < k; i++) order[i] = i;
+    this.sortEntries(k);
     const times = this.times;
-    const refs = this.refs;
-    // the entries are gathered core by core in log order, so they often are in commit order
-    // already (one core writing, as a migrating interpreter does): then the sort is skipped
-    let sorted = true;
-    for (let i = 1; i < k && sorted; i++) if (times[i]! < times[i - 1]!) sorted = false;
-    // (a view and a comparator only for an epoch that needs the sort: nothing allocated otherwise)
-    if (!sorted) order.subarray(0, k).sort((a, b) => times[a]! - times[b]! || refs[a]! - refs[b]!);
+    const slots = this.slots;
 
-    // waiters by line (a map only in an epoch where some core waits on a flag)
-    let waiters: Map<number, number[]> | null = null;
+    // waiters by line (the table is filled only in an epoch where some core waits on a flag)
+    const head = this.waitHead;
+    const tail = this.waitTail;
+    const next = this.waitNext;
+    const used = this.waitUsed;
+    for (let j = 0; j < this.waitLines; j++) head[used[j]!] = -1;
+    let lines = 0;
     for (let core = 0; core < cores; core++) {
       const b = core * CORE_SLOTS;
       if (c[b + C.state] !== CoreState.Blocked || c[b + C.blockedOn] !== BlockReason.Flag) continue;
       if (!Number.isNaN(c[b + S.waitL1Value]!)) continue; // spins on its own L1 copy (CL1INVMB skipped): no write reaches it
       c[b + S.waitCand] = 0;
       const line = c[b + S.waitLine]!;
-      waiters ??= new Map<number, number[]>();
-      const list = waiters.get(line);
-      if (list) list.push(core);
-      else waiters.set(line, [core]);
+      const h = this.waitSlot(line);
+      next[core] = -1;
+      if (head[h] === -1) {
+        this.waitKeys[h] = line;
+        head[h] = core;
+        used[lines++] = h;
+      } else next[tail[h]!] = core;
+      tail[h] = core;
     }
+    this.waitLines = lines;
     const wlogBase = v.layout.off.wlog;
     for (let i = 0; i < k; i++) {
-      const idx = order[i]!;
-      const core = Math.floor(refs[idx]! / 1048576);
-      const e = refs[idx]! - core * 1048576;
-      const at = (core * cap + e) * WLOG_BYTES;
-      const t = times[idx]!;
+      const at = slots[i]! * WLOG_BYTES;
+      const t = times[i]!;
       let lineId = v.wlogU[(at >>> 2) + 2]!;
       const mask = v.wlogU[(at >>> 2) + 3]!;
       const kind = v.wlogU[(at >>> 2) + 4]!;
       if (kind === WLOG_UNIT) {
         // a family unit's request (a line filled into a home L2: no waiter to check; a cluster
         // node's arrival counter: the line it wrote, whose waiters are checked like a write's)
-        const wrote = this.family.commitUnit?.(v, chip, lineId, mask, core, t);
+        const wrote = this.family.commitUnit?.(v, chip, lineId, mask, Math.floor(slots[i]! / cap), t);
         if (wrote === undefined || wrote < 0) continue;
         lineId = wrote;
       } else if (kind === WLOG_TAS) {
         const reg = lineId & 0x0fffffff;
         const old = v.tas[reg]!;
         v.tas[reg] = 1;
+        const core = Math.floor(slots[i]! / cap);
         const b = core * CORE_SLOTS;
         c[b + S.tasResult] = old;
         this.wake(core, t + c[b + S.waitReadPs]!);
@@ -293,10 +402,9 @@ export class Committer {
           return false;
         }
       }
-      if (waiters === null) continue;
-      const list = waiters.get(lineId);
-      if (!list) continue;
-      for (const w of list) {
+      if (lines === 0) continue;
+      const h = this.waitSlot(lineId);
+      for (let w = head[h]!; w !== -1; w = next[w]!) {
         const b = w * CORE_SLOTS;
         if (c[b + C.state] !== CoreState.Blocked) continue;
         const tb = c[b + S.blockedAtPs]!;
@@ -315,12 +423,11 @@ export class Committer {
         } else if (t <= tb) c[b + S.waitCand] = 0;
       }
     }
-    if (waiters !== null)
-      for (const list of waiters.values())
-        for (const w of list) {
-          const b = w * CORE_SLOTS;
-          if (c[b + C.state] === CoreState.Blocked && c[b + S.waitCand] === 1) this.wake(w, c[b + S.blockedAtPs]! + c[b + S.waitReadPs]!);
-        }
+    for (let j = 0; j < lines; j++)
+      for (let w = head[used[j]!]!; w !== -1; w = next[w]!) {
+        const b = w * CORE_SLOTS;
+        if (c[b + C.state] === CoreState.Blocked && c[b + S.waitCand] === 1) this.wake(w, c[b + S.blockedAtPs]! + c[b + S.waitReadPs]!);
+      }
     for (let core = 0; core < cores; core++) {
       c[core * CORE_SLOTS + S.logCount] = 0;
       c[core * CORE_SLOTS + S.txnCount] = 0;

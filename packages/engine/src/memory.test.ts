@@ -2,7 +2,9 @@
  * Contract tests for memory.ts (committed DRAM / MPB / test-and-set state):
  * - untouched DRAM reads as zero, and reading does not allocate;
  * - writeCommittedLine with a full mask replaces the line; with a byte mask only the masked
- *   bytes change (a model check over random masks);
+ *   bytes change (a model check over random masks); its word fast paths (one aligned word,
+ *   whole aligned words) write the bytes of the byte loop (a seeded property over masks drawn
+ *   for every path, image offsets and prior contents, and exact cases per path);
  * - MPB lines live in the `mpb` region at tile x mpbBytes + line offset; test-and-set
  *   registers read as the first byte of their line;
  * - DRAM is backed by 128 KB pool blocks handed out on a block's first write (CTL.poolNext
@@ -137,6 +139,71 @@ describe('writeCommittedLine: DRAM', () => {
       ),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('writeCommittedLine: word fast paths against the byte loop', () => {
+  /** Masks of every path: full line, one aligned word, whole words, unaligned runs, bytes, empty. */
+  const wordsMask = (words: number) => Array.from({ length: 8 }, (_, j) => ((words >>> j) & 1 ? 0xf << (4 * j) : 0)).reduce((a, b) => (a | b) >>> 0, 0);
+  const maskArb = fc.oneof(
+    fc.constantFrom(-1, 0xffffffff, 0),
+    fc.integer({ min: 0, max: 7 }).map((j) => (0xf << (4 * j)) >>> 0), // a scalar 32-bit store
+    fc.integer({ min: 1, max: 27 }).filter((k) => k % 4 !== 0).map((k) => (0xf << k) >>> 0), // 4 bytes, unaligned
+    fc.integer({ min: 1, max: 255 }).map(wordsMask), // whole words (a float64 store: two)
+    fc.tuple(fc.integer({ min: 1, max: 255 }), fc.integer({ min: 0, max: 31 })).map(([w, b]) => (wordsMask(w) ^ (1 << b)) >>> 0), // a byte more or less
+    fc.integer({ min: 0, max: 31 }).map((b) => (1 << b) >>> 0),
+    fc.integer({ min: 0, max: 0xffffffff }),
+  );
+  // three adjacent lines in DRAM (a block boundary between the last two) and in one MPB
+  const targets = [dramLineId(2, BLOCK_BYTES - 64), dramLineId(2, BLOCK_BYTES - 32), dramLineId(2, BLOCK_BYTES), mpbLineId(5, 224), mpbLineId(5, 256), mpbLineId(5, 288)];
+
+  it('any mask, image offset and prior content gives the bytes of the byte loop, and nothing else changes (seeded property)', () => {
+    const src32 = new Uint32Array(4 * LINE_WORDS);
+    const src = new Uint8Array(src32.buffer);
+    const seen = { full: 0, word: 0, words: 0, bytes: 0 }; // writes per kind of mask, so every path is exercised
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ target: fc.integer({ min: 0, max: targets.length - 1 }), mask: maskArb, at: fc.integer({ min: 0, max: 3 }), bytes: fc.uint8Array({ minLength: 128, maxLength: 128 }) }), { minLength: 1, maxLength: 30 }),
+        (writes) => {
+          const v = cleanFixture();
+          const model = targets.map(() => new Array<number>(LINE_BYTES).fill(0));
+          for (const w of writes) {
+            src.set(w.bytes); // every byte of the buffer differs from run to run: a stray copy shows
+            const off = w.at * LINE_BYTES;
+            writeCommittedLine(v, targets[w.target]!, w.mask, src, off, src32, off >>> 2);
+            for (let i = 0; i < LINE_BYTES; i++) if ((w.mask >>> i) & 1) model[w.target]![i] = src[off + i]!;
+            const m = w.mask >>> 0;
+            const nibbles = Array.from({ length: 8 }, (_, j) => (m >>> (4 * j)) & 0xf);
+            if (m === 0xffffffff) seen.full++;
+            else if (nibbles.filter((n) => n === 0xf).length === 1 && nibbles.every((n) => n === 0 || n === 0xf)) seen.word++;
+            else if (m !== 0 && nibbles.every((n) => n === 0 || n === 0xf)) seen.words++;
+            else seen.bytes++;
+          }
+          targets.forEach((id, s) => expect(read(v, id)).toEqual(model[s]));
+        },
+      ),
+      { seed: 20261125, numRuns: 300 },
+    );
+    for (const n of Object.values(seen)) expect(n).toBeGreaterThan(100);
+  });
+
+  it('each fast path writes exactly its bytes over a line of other bytes', () => {
+    const v = fixture();
+    const id = dramLineId(1, 4096);
+    const cases: [number, number[]][] = [
+      [0xf0000000, [28, 29, 30, 31]], // the last word
+      [0x00000f00, [8, 9, 10, 11]],
+      [0x0000ff00, [8, 9, 10, 11, 12, 13, 14, 15]], // a float64
+      [0xf0f0000f, [0, 1, 2, 3, 20, 21, 22, 23, 28, 29, 30, 31]],
+      [0x00000ff0, [4, 5, 6, 7, 8, 9, 10, 11]],
+      [0x00001fe0, [5, 6, 7, 8, 9, 10, 11, 12]], // 8 bytes, unaligned: the byte loop
+      [0x0000000e, [1, 2, 3]],
+    ];
+    for (const [mask, bytes] of cases) {
+      write(v, id, -1, line(() => 0x11));
+      write(v, id, mask, line((i) => 0x80 + i));
+      expect(read(v, id)).toEqual(Array.from({ length: 32 }, (_, i) => (bytes.includes(i) ? 0x80 + i : 0x11)));
+    }
   });
 });
 
