@@ -444,4 +444,14 @@ export class LabPage {
   async fitWorkersToCpus(): Promise<void> {
     await this.id('auto-workers').click();
   }
+  /** Picks the TILE64 and the vm workload with these parameters (the VM specs' common set-up); the form must accept them. */
+  async setUpVm(p: { cores: number; replication: string; benchmark: string; size: number }): Promise<void> {
+    await this.setPreset('tile64');
+    await this.setWorkload('vm');
+    await this.setParam('cores', p.cores);
+    await this.selectParam('replication', p.replication);
+    await this.selectParam('benchmark', p.benchmark);
+    await this.setParam('size', p.size);
+    await expect(this.id('validation-errors')).toHaveCount(0);
+  }
 }

@@ -22,15 +22,7 @@ interface VmJson {
 test('vm heap map: the store barrier moves a replicated Association to a read-write heap, replayed by the slider', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.goto();
-  test.skip(!(await lab.hasOption('preset', 'tile64')), 'no tile64 preset in this build');
-  await lab.setPreset('tile64');
-  test.skip(!(await lab.hasOption('workload', 'vm')), 'no vm workload in this build');
-  await lab.setWorkload('vm');
-  await lab.setParam('cores', 3);
-  await lab.selectParam('replication', 'all-but-contexts');
-  await lab.selectParam('benchmark', 'compiler');
-  await lab.setParam('size', 2);
-  await expect(lab.id('validation-errors')).toHaveCount(0);
+  await lab.setUpVm({ cores: 3, replication: 'all-but-contexts', benchmark: 'compiler', size: 2 });
   await lab.run();
   await lab.waitForDigest();
   await expect(lab.id('vm-object-map')).toBeVisible();
@@ -92,14 +84,7 @@ test('vm heap map: the store barrier moves a replicated Association to a read-wr
 test('vm heap map on 56 cores: a column per core, every move an arrow at the last step and none at the first', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.goto();
-  test.skip(!(await lab.hasOption('preset', 'tile64')), 'no tile64 preset in this build');
-  await lab.setPreset('tile64');
-  test.skip(!(await lab.hasOption('workload', 'vm')), 'no vm workload in this build');
-  await lab.setWorkload('vm');
-  await lab.setParam('cores', 56);
-  await lab.selectParam('replication', 'all-but-contexts');
-  await lab.selectParam('benchmark', 'compiler');
-  await lab.setParam('size', 1);
+  await lab.setUpVm({ cores: 56, replication: 'all-but-contexts', benchmark: 'compiler', size: 1 });
   await lab.run();
   await lab.waitForDigest();
   const r = await lab.resultsJson<VmJson>();

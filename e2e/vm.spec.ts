@@ -26,15 +26,7 @@ const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a +
 test('vm on the TILE64: heap map, baton path and stalls by routine equal the results JSON', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.goto();
-  test.skip(!(await lab.hasOption('preset', 'tile64')), 'no tile64 preset in this build');
-  await lab.setPreset('tile64');
-  test.skip(!(await lab.hasOption('workload', 'vm')), 'no vm workload in this build');
-  await lab.setWorkload('vm');
-  await lab.setParam('cores', 3);
-  await lab.selectParam('replication', 'all-but-contexts');
-  await lab.selectParam('benchmark', 'compiler');
-  await lab.setParam('size', 2);
-  await expect(lab.id('validation-errors')).toHaveCount(0);
+  await lab.setUpVm({ cores: 3, replication: 'all-but-contexts', benchmark: 'compiler', size: 2 });
   await expect(lab.id('vm-views')).toHaveCount(0);
   await lab.run();
   await lab.waitForDigest();
