@@ -27,8 +27,8 @@ describe('results.workload.dsm (extra.ts): the DSM views\' data', () => {
     const r = run({});
     const { dsm, ...rest } = r.workload as Results['workload'] & { dsm: DsmExtra };
     // the digest of the results without the extra is the one the run had before the recording (workload.test.ts golden)
-    // 6f7f598540a0c589 before interval records took TreadMarks' encoding (lrc.ts: bytes and time only); f52db66b6372eb46 before SOR's check became each processor's own rows (no check traffic; same row)
-    expect(digestOf({ simulated: r.simulated, series: r.series, workload: rest })).toBe('9101ce280ce45d4a');
+    // 9101ce280ce45d4a before the page runtime kept written pages read-write with their twins across intervals and merged its invalidation mprotects (page.ts: TreadMarks 1998); 6f7f598540a0c589 before interval records took TreadMarks' encoding (lrc.ts: bytes and time only); f52db66b6372eb46 before SOR's check became each processor's own rows (no check traffic; same row)
+    expect(digestOf({ simulated: r.simulated, series: r.series, workload: rest })).toBe('66aeb6cda97f5c50');
     const row = r.workload.rows[0]!;
     expect(dsm.timeline.map((t) => t.proc)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     checkTimeline(dsm, row.timeNs as number);

@@ -226,25 +226,33 @@ describe('dsm workload: Red-Black SOR (apps/sor.ts)', () => {
     // + 6 barriers (after the initialisation, 4 phases, the end) of 3 arrivals + 3 departures
     expect(four.messages).toBe(24 * 2 + 6 * 6);
     expect(four.rounds).toBe(24 + 6 * 4);
-    // a write fault and a twin per page written per interval: the initialisation writes 64 interior
-    // rows x 2 colours + the 2 grid-boundary rows x 2 colours (132 pages); each of the 4 phases
-    // writes the 64 interior rows of one colour (256)
-    expect(four.writeFaults).toBe(132 + 256);
-    expect(four.twins).toBe(132 + 256);
+    // the initialisation writes 64 interior rows x 2 colours + the 2 grid-boundary rows x 2
+    // colours (132 pages): a write fault and a twin each. The pages then stay read-write with
+    // their twins (TreadMarks: no mprotect at an interval's close), so a phase writes its rows
+    // without faults, except the band-boundary rows whose diffs a neighbour asked for in the
+    // phase before (made, then write-protected): 3 boundaries x 2 sides = 6 rows in each of
+    // phases 2-4 (phase 1's red rows were not asked for: the neighbours read black ones)
+    expect(four.writeFaults).toBe(132 + 3 * 6);
+    expect(four.twins).toBe(132 + 3 * 6);
   });
 
   it('golden digest (seed 1, default parameters: SOR small on 8 processors)', () => {
     const r = new Simulation({ version: 1, chip: { preset: 'cluster-1999' }, workload: { name: 'dsm', params: {} }, seed: 1 }, workloads).runInline();
     expect(r.workload.rows[0]!.correct).toBe(true);
     // the digest covers results.workload.dsm (the views' extra, issue 16 item 7); without it the
-    // results hash to 9101ce280ce45d4a (extra.test.ts). Moved from f79bcff36ef749b4 when SOR's
+    // results hash to 66aeb6cda97f5c50 (extra.test.ts). Moved from db2ee7c57d22d324 when the page
+    // runtime stopped write-protecting its dirty pages at an interval's close (TreadMarks 1998
+    // interval.c Tmk_interval_create: the page stays read-write with its twin until its diff is
+    // made) and merged the mprotects of an incorporation's invalidations into one per run of pages
+    // (page.c Tmk_page_inval_perform): fewer write faults, twins, diffs, notices and bytes, less
+    // time; messages, requests, rounds and read faults unchanged. Moved from f79bcff36ef749b4 when SOR's
     // check became every processor's own rows (apps/sor.ts: processor 0 no longer fetches the
     // grid after the run): the row is unchanged, the untimed check's traffic in `simulated` is gone.
     // Moved from aee37e6244a6ac91 when interval records, write notices and lock and barrier
     // requests took TreadMarks' own encoding (lrc.ts: 2 B fields, vector time 2 B x NPROCS = 32,
     // runs of pages as ranges): only bytes and the time they take changed, not the messages,
     // rounds, faults or notices
-    expect(r.digest).toBe('db2ee7c57d22d324');
+    expect(r.digest).toBe('3119e2934eca823c');
   });
 });
 
@@ -265,7 +273,9 @@ describe('dsm workload on the SCC (runtime/scc-transport.ts: datagrams through t
     // a datagram over 2 KB (a diff reply carrying most of a 4 KB page) travels as several MPB pieces
     expect(scc.mpbPieces).toBeGreaterThan(scc.messages as number);
     expect(scc.mpbPieces).toBeLessThanOrEqual(2 * (scc.messages as number));
-    expect(scc.timeNs as number).toBeLessThan((cluster.timeNs as number) / 2);
+    // the SCC's messages and traps cost less than the cluster's UDP and kernel path (cluster
+    // 15.9 ms, SCC 8.0 ms since the page runtime keeps written pages read-write across intervals)
+    expect(scc.timeNs as number).toBeLessThan((cluster.timeNs as number) * 0.6);
     expect('chip' in cluster).toBe(false);
   });
 

@@ -62,10 +62,17 @@ describe('Tree on the DSM runtimes (4 processors, small)', () => {
     expect(page.check).toBe(DETAIL);
     expect(page.correct).toBe(true);
     // bytes 296,536 before interval records took TreadMarks' encoding (lrc.ts: 2 B fields, vector time 2 B x 32, page runs)
-    expect(counts(page)).toEqual([556, 299482, 248, 248, 119, 357, 113, 134144]);
+    // write faults 119, notices 357, diffs 113, bytes 299,482 before pages stayed read-write with
+    // their twins across intervals (TreadMarks: a rewrite before the diff takes no fault, no notice)
+    expect(counts(page)).toEqual([556, 297136, 248, 248, 90, 270, 87, 134144]);
     const scc = run({ runtime: 'page' }, 'scc').workload.rows[0]!;
     expect(scc.check).toBe(DETAIL);
-    expect(counts(scc)).toEqual(counts(page));
+    // a page rewritten before its diff is asked for takes no fault and names itself in no new
+    // notice (TreadMarks' lazy diffing), so write faults, notices and bytes depend on when the
+    // requests arrive: on the SCC 92 / 276 / 295,324 B; the rest of the protocol is the same
+    const timingFree = (r: Record<string, unknown>) => [r.messages, r.overlappedRequests, r.readFaults, r.diffs, r.allocatedPerProcessorBytes];
+    expect(timingFree(scc)).toEqual(timingFree(page));
+    expect([scc.writeFaults, scc.writeNotices, scc.bytes]).toEqual([92, 276, 295324]);
   });
 
   it('the object runtime: the sequential result, one fetch per object first read (lazy allocation packs them), write notices per object, less memory', () => {

@@ -356,7 +356,7 @@ export abstract class LrcRuntime implements Dsm {
   abstract open(arr: SharedArrayDesc, i: number, write: boolean): Sim<number>;
   /** Units written in the interval being closed (then forgotten); empty when none. */
   protected abstract takeDirty(): Int32Array;
-  /** The interval `id` of this processor was closed with `units` (write-protect them, keep twins). */
+  /** The interval `id` of this processor was closed with `units` (the runtime's bookkeeping: twins, protection). */
   protected abstract intervalClosed(id: number, units: Int32Array): void;
   /** Whether `unit` was written (or made writable) here in the open interval: a notice for it closes the interval first. */
   protected abstract writtenInOpenInterval(unit: number): boolean;
@@ -366,6 +366,13 @@ export abstract class LrcRuntime implements Dsm {
   protected abstract unitIds(): number;
   /** A unit message (type >= MSG.UNIT) from `from`, body at [HEADER_BYTES, len) of `msg`. */
   protected abstract serveUnit(type: number, from: number, msg: Uint8Array, dv: DataView, len: number): Sim<void>;
+  /**
+   * The invalidations of a grant's or a departure's records are all done (the barrier manager:
+   * its arrivals', after it sent the departures): a runtime that merges its mprotect calls makes
+   * them now (TreadMarks page.c Tmk_page_inval_perform, called at the end of
+   * Tmk_interval_incorporate and, for the manager, after Tmk_barrier's sends). Default: nothing.
+   */
+  protected invalidationsDone(): void {}
 
   // ------------------------------------------------------------ messages
 
@@ -448,6 +455,7 @@ export abstract class LrcRuntime implements Dsm {
       case MSG.LOCK_GRANT: {
         const l = dv.getUint16(4, true);
         this.incorporate(dv, 6, len);
+        this.invalidationsDone();
         this.tokenHere[l] = 1;
         this.granted = l;
         return;
@@ -463,6 +471,7 @@ export abstract class LrcRuntime implements Dsm {
       }
       case MSG.BAR_DEPART:
         this.incorporate(dv, HEADER_BYTES, len);
+        this.invalidationsDone();
         this.departed = true;
         return;
       default:
@@ -829,6 +838,7 @@ export abstract class LrcRuntime implements Dsm {
       yield* this.sendOut(q);
       if (this.core.due()) yield DUE; // the departures' lines fill the epoch's write log
     }
+    this.invalidationsDone(); // Tmk_barrier: "Perform the merged mprotects" after the sends
     this.collect();
     this.recorder.leave(k);
   }

@@ -12,9 +12,14 @@
  *   freshly allocated region are identical zeros everywhere, so no processor fetches them: the
  *   paper's SOR counts, 4962 overlapped requests = 2 x 62 x 40 + 2, leave no room for cold
  *   fetches). A page is counted in memory when this processor first opens or updates it.
- * - Write: the first write to a page in an interval faults; the runtime makes a twin (a copy of
- *   the page) and makes the page read-write. At the interval's close (release, barrier arrival,
- *   acquire) each dirty page gets a write notice and is write-protected again; its twin is kept.
+ * - Write: a write to a read-only page faults; the runtime makes a twin (a copy of the page) and
+ *   makes the page read-write. At the interval's close (release, barrier arrival, acquire) each
+ *   dirty page gets a write notice and stays read-write with its twin (TreadMarks 1998 sources,
+ *   ParallelTools/Rice: interval.c rev 10.5.1.5 Tmk_interval_create calls no mprotect): later
+ *   writes take no fault and make no new notice until the twin's diff is made, which then
+ *   carries them (a diff request: the reply, then mprotect read-only, diff.c
+ *   Tmk_diff_sigio_handler; a notice from another processor: diff, then invalid). Writes after
+ *   the diff fault again and twin the page again.
  *   The notices go in ascending page order, runs of consecutive pages as ranges (lrc.ts: TreadMarks'
  *   encoding, 2 B page ids while the pages allocated fit below its unitLimit, 65,503 at 32
  *   processors; 4 B beyond, where TreadMarks stops).
@@ -30,7 +35,10 @@
  *   the model counts, not an object per diff.
  * - Diff encoding: runs of changed 32-bit words: start word 2 B + word count 2 B + 4 B per word.
  * - Invalidation: a write notice (page, p, i) from another processor is recorded as unapplied and
- *   the page made invalid (mprotect none) if it was not.
+ *   the page made invalid if it was not; the mprotect calls are merged: one per run of
+ *   consecutive pages invalidated by a grant's or a departure's records, made when they are all
+ *   incorporated (the barrier manager: after its departures are sent) (page.c rev 10.15.1.9
+ *   Tmk_page_inval_merge / Tmk_page_inval_perform, "mprotect merging"; barrier.c rev 10.6.1.10).
  * - Fault on an invalid page: one diff request to every processor named in the page's unapplied
  *   notices, all sent before waiting (one overlapped request, one round), each asking for that
  *   writer's diffs of the page for intervals [first, last] (DIFF_REQ: page 4 B, first 4 B,
@@ -93,6 +101,10 @@ export class PageRuntime extends LrcRuntime {
   private readonly fetchSums = new Map<number, number>();
   /** Diffs this processor made, per page: triples (interval, store position, bytes), intervals rising. */
   private readonly diffIndex: Array<number[] | undefined>;
+  /** Pages invalidated by the records being incorporated, for one mprotect per run (invalidationsDone). */
+  private readonly invalPages: number[] = [];
+  /** mprotect calls made (charged by the node; tests and measurements). */
+  mprotectCalls = 0;
   /** The diff store: chunks of DIFF_CHUNK_BYTES; a store position is chunk * DIFF_CHUNK_BYTES + offset. */
   private readonly diffChunks: Uint8Array[] = [];
   private diffChunkPos = DIFF_CHUNK_BYTES;
@@ -168,6 +180,11 @@ export class PageRuntime extends LrcRuntime {
     this.allocated[page] = 1;
     this.stats.memoryBytes += PAGE_BYTES;
     this.stats.allocatedBytes += PAGE_BYTES;
+  }
+
+  private protect(page: number, level: number): void {
+    this.t.mprotect(page, level);
+    this.mprotectCalls += 1;
   }
 
   private pageAddr(page: number): number {
@@ -264,11 +281,12 @@ export class PageRuntime extends LrcRuntime {
   }
 
   protected intervalClosed(id: number, units: Int32Array): void {
+    // the pages stay read-write with their twins (TreadMarks' Tmk_interval_create calls no
+    // mprotect): the twin now waits for interval id's diff
     for (let k = 0; k < units.length; k++) {
       const page = units[k]!;
       this.dirty[page] = 0;
       this.twinInterval[page] = id;
-      this.t.mprotect(page, PROT_READ);
     }
   }
 
@@ -282,7 +300,26 @@ export class PageRuntime extends LrcRuntime {
     list.push(proc * 4294967296 + id, vtSum);
     if (this.core.protection.get(page) === PROT_NONE) return;
     if (this.twinSlot[page]! >= 0) this.makeDiff(page); // keep this processor's changes before they are overwritten
-    this.t.mprotect(page, PROT_NONE);
+    // Tmk_page_inval_merge: the level now, the mprotect call with its run (invalidationsDone)
+    this.core.protection.set(page, PROT_NONE);
+    this.invalPages.push(page);
+  }
+
+  protected override invalidationsDone(): void {
+    // Tmk_page_inval_perform: one mprotect(PROT_NONE) per run of consecutive pages invalidated
+    const list = this.invalPages;
+    if (list.length === 0) return;
+    list.sort((x, y) => x - y);
+    for (let k = 0; k < list.length; ) {
+      let j = k;
+      while (j + 1 < list.length && list[j + 1] === list[j]! + 1) j++;
+      if (this.t.mprotectRange) {
+        this.t.mprotectRange(list[k]!, j - k + 1, PROT_NONE);
+        this.mprotectCalls += 1;
+      } else for (let q = k; q <= j; q++) this.protect(list[q]!, PROT_NONE);
+      k = j + 1;
+    }
+    list.length = 0;
   }
 
   protected *serveUnit(type: number, from: number, _msg: Uint8Array, dv: DataView, len: number): Sim<void> {
@@ -297,7 +334,8 @@ export class PageRuntime extends LrcRuntime {
       e.u32(0);
       let n = 0;
       const ti = this.twinInterval[page]!;
-      if (this.twinSlot[page]! >= 0 && ti >= firstId && ti <= lastId) this.makeDiff(page);
+      const made = this.twinSlot[page]! >= 0 && ti >= firstId && ti <= lastId;
+      if (made) this.makeDiff(page);
       const index = this.diffIndex[page];
       if (index) {
         // the first diff at or after firstId (intervals rise along the index)
@@ -320,6 +358,9 @@ export class PageRuntime extends LrcRuntime {
       }
       e.dv.setUint32(countAt, n, true);
       yield* this.sendOut(from);
+      // Tmk_diff_sigio_handler: after the reply, write-protect the page (its twin is gone: a later
+      // write faults and twins it again) ("perform_mprotect_and_free")
+      if (made && this.core.protection.get(page) === PROT_READ_WRITE) this.protect(page, PROT_READ);
       return;
     }
     if (type === DIFF_REPLY) {
@@ -357,12 +398,12 @@ export class PageRuntime extends LrcRuntime {
         this.makeTwin(page);
         this.markDirty(page);
         // the page stays read-write (fetchDiffs left it so)
-      } else this.t.mprotect(page, PROT_READ);
+      } else this.protect(page, PROT_READ);
     } else if (write) {
       if (this.twinSlot[page]! >= 0) this.makeDiff(page); // the previous interval's diff, before the new writes
       this.makeTwin(page);
       this.markDirty(page);
-      this.t.mprotect(page, PROT_READ_WRITE);
+      this.protect(page, PROT_READ_WRITE);
     }
     if (this.core.due()) yield DUE;
   }
@@ -407,7 +448,7 @@ export class PageRuntime extends LrcRuntime {
     this.fetchPage = -1;
     this.fetchSums.clear();
     this.got.sort((x, y) => x.vtSum - y.vtSum || x.proc - y.proc || x.id - y.id);
-    this.t.mprotect(page, PROT_READ_WRITE);
+    this.protect(page, PROT_READ_WRITE);
     const addr = this.pageAddr(page);
     this.t.loadLines(addr, PAGE_LINES, this.a, 0);
     for (const g of this.got) {
