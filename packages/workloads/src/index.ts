@@ -54,6 +54,8 @@ export { dsmWorkload, makeDsmWorkload, RUNTIMES, PAPER_32 } from './dsm/workload
 export { dsmFetch, PAPER_FETCH_NS } from './dsm/runtime/fetch-cost';
 export { metalsvm };
 export { vmWorkload, DEFAULT_SIZE as VM_DEFAULT_SIZE } from './vm/workload';
+/** The heap map's cell format (VmExtra.heapMap), for the views that decode it. */
+export { CELL_FREE, CELL_VACATED, CELL_UNKNOWN, CELL_CLASS0, type HeapStrip } from './vm/heap-objects';
 export { stageCores, stageHops, stageBuffers, type PipelineMode, type PipelineOrder, type PipelinePlacement } from './pipeline/plan';
 export * from './placement';
 export { Rcce, rcceLayout, RCCE_CHUNK_BYTES } from './rcce/index';

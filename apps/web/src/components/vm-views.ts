@@ -38,6 +38,7 @@
  * Every number comes from the results; nothing here computes a simulated quantity.
  */
 import type { Results } from '@manycore/engine';
+import { CELL_CLASS0, CELL_FREE, CELL_UNKNOWN, CELL_VACATED, type HeapStrip } from '@manycore/workloads';
 
 /** The object roles of the VM's image (vm/image.ts ObjectRole), in drawing order. */
 export const ROLES = ['class', 'method', 'methodDict', 'symbol', 'other', 'context'] as const;
@@ -318,22 +319,9 @@ export const ROUTINE_TITLES: Record<string, string> = {
 
 // ------------------------------------------------------------------ heap map, object by object
 
-/** One heap's strip in the results (vm/heap-objects.ts HeapStrip). */
-export interface HeapStripExtra {
-  core: number;
-  region: 'readWrite' | 'readMostly';
-  cellBytes: number;
-  usedBytes: number;
-  liveObjects: number;
-  vacatedObjects: number;
-  cells: string;
-}
-
-/** Cell codes (vm/heap-objects.ts). */
-export const CELL_FREE = 0;
-export const CELL_VACATED = 1;
-export const CELL_UNKNOWN = 2;
-export const CELL_CLASS0 = 3;
+/** One heap's strip in the results, and the cell codes: the workload's own format (vm/heap-objects.ts). */
+export type HeapStripExtra = HeapStrip;
+export { CELL_FREE, CELL_VACATED, CELL_UNKNOWN, CELL_CLASS0 };
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_INDEX = new Int16Array(128).fill(-1);
