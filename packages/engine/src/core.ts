@@ -410,8 +410,7 @@ export abstract class CoreBase {
    */
   protected peekMemWord(lineId: number, byte: number): number {
     this.readMemLine(lineId, this.peekLine32, 0);
-    const b = this.peekLine8;
-    return (b[byte]! | (b[byte + 1]! << 8) | (b[byte + 2]! << 16) | (b[byte + 3]! << 24)) >>> 0;
+    return valueAt(this.peekLine8, byte, 4);
   }
 
   /** Throws unless `addr` is 4-byte aligned (peek32's check). */

@@ -96,9 +96,6 @@ export const LINE_LOOP_INSTRUCTIONS = 3;
 export const POLL_MPBT_INSTRUCTIONS = 4;
 export const POLL_INSTRUCTIONS = 3;
 
-/** The little-endian 32-bit word at byte `at` of `b` (peek32). */
-const le32 = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
-
 export class SccCore extends CoreBase {
   declare readonly chip: SccChip;
 
@@ -616,10 +613,10 @@ export class SccCore extends CoreBase {
     const key = line | 0;
     const off = addr & 31;
     const s1 = this.l1.probe(key);
-    if (s1 >= 0) return le32(this.l1.data, s1 * LINE_BYTES + off);
+    if (s1 >= 0) return valueAt(this.l1.data, s1 * LINE_BYTES + off, 4);
     if ((attrs & (ATTR_UNCACHED | ATTR_MPBT)) === 0 && this.l2) {
       const s2 = this.l2.probe(key);
-      if (s2 >= 0) return le32(this.l2.data, s2 * LINE_BYTES + off);
+      if (s2 >= 0) return valueAt(this.l2.data, s2 * LINE_BYTES + off, 4);
     }
     let w = this.peekMemWord(line, off);
     if ((attrs & ATTR_MPBT) !== 0 && this.wcbKey === line)

@@ -49,6 +49,7 @@
 import { Cache, FLAG_DIRTY } from '../../cache';
 import { FULL_MASK, SimulationError } from '../../core';
 import { LITTLE_ENDIAN_HOST, WordCore } from '../../word-core';
+import { valueAt } from '../../memory';
 import { TXN_TARGET_MPB, WLOG_UNIT, type Views } from '../../layout';
 import { tileHops } from '../../topology';
 import { C, LINE_BYTES, STALL_DRAM, STALL_L1_MISS, STALL_L2_MISS, STALL_NETWORK, dramLineId, mpbLineId, type Sim } from '../../vocabulary';
@@ -87,9 +88,6 @@ function sharedEntries(chip: Tile64Chip): Int32Array {
   }
   return t;
 }
-
-/** The little-endian 32-bit word at byte `at` of `b` (peek32). */
-const le32 = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
 
 export class Tile64Core extends WordCore {
   declare readonly chip: Tile64Chip;
@@ -252,9 +250,9 @@ export class Tile64Core extends WordCore {
     const paddr = ptePhys(e) * 65536 + (addr & 0xffff);
     if (pteRegime(e) === REGIME_USER_MANAGED) {
       const s1 = this.l1.probe(paddr >>> this.l1Shift);
-      if (s1 >= 0) return le32(this.l1Data, (s1 << this.l1Shift) + (paddr & ((1 << this.l1Shift) - 1)));
+      if (s1 >= 0) return valueAt(this.l1Data, (s1 << this.l1Shift) + (paddr & ((1 << this.l1Shift) - 1)), 4);
       const s2 = this.l2.probe(paddr >>> this.l2Shift);
-      if (s2 >= 0) return le32(this.l2Data, (s2 << this.l2Shift) + (paddr & ((1 << this.l2Shift) - 1)));
+      if (s2 >= 0) return valueAt(this.l2Data, (s2 << this.l2Shift) + (paddr & ((1 << this.l2Shift) - 1)), 4);
     }
     return this.peekMemWord(this.lineIdOf(paddr), paddr & (LINE_BYTES - 1));
   }
