@@ -24,7 +24,7 @@
  */
 import type { ResolvedChip } from './chip';
 import { CORE_SLOTS, PAGE_HDR_SLOTS, S, TXN_BYTES, WLOG_BYTES, WLOG_WRITE, type Views } from './layout';
-import { copyLine } from './line-copy';
+import { copyLine, copyMasked } from './line-copy';
 import { readCommittedLine, valueAt } from './memory';
 import { Overlay } from './overlay';
 import { PROT_NAMES, PageProtection, type ProtectionSpec } from './page-protection';
@@ -291,18 +291,7 @@ export abstract class CoreBase {
       o = this.ovl.insert(lineId);
       readCommittedLine(this.v, lineId, this.ovl.data32, o >>> 2);
     }
-    const od = this.ovl.data;
-    if (mask === FULL_MASK || mask === -1) copyLine(this.ovl.data32, o >>> 2, src32, srcOff >>> 2);
-    else {
-      const lo = 31 - Math.clz32(mask & -mask); // the lowest byte written
-      // one aligned word (a scalar 32-bit store): the same 4 bytes as the loop below
-      if ((lo & 3) === 0 && mask >>> 0 === (0xf << lo) >>> 0) this.ovl.data32[(o + lo) >>> 2] = src32[(srcOff + lo) >>> 2]!;
-      else
-        for (let m = mask >>> 0; m !== 0; m = (m & (m - 1)) >>> 0) {
-          const i = 31 - Math.clz32(m & -m); // the lowest byte still to copy
-          od[o + i] = src[srcOff + i]!;
-        }
-    }
+    copyMasked(this.ovl.data, this.ovl.data32, o, src, srcOff, src32, srcOff >>> 2, mask);
   }
 
   /**

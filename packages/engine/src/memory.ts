@@ -7,7 +7,7 @@
  * deterministic. Units: bytes; lines are 32 B, named by line id (vocabulary.ts).
  */
 import { BLOCK_BYTES, BLOCKS_PER_CTRL, CTL, type Views } from './layout';
-import { copyLine } from './line-copy';
+import { copyLine, copyMasked } from './line-copy';
 import { MPB_TILE_SHIFT, SPACE_MPB, SPACE_SHIFT, SPACE_TAS } from './vocabulary';
 
 const LINES_PER_BLOCK_SHIFT = 12; // 4096 lines of 32 B = 128 KB
@@ -64,10 +64,8 @@ export function readCommittedLine(v: Views, lineId: number, dst: Uint32Array, ds
  * Applies a masked line write to committed memory (committer only): bit i of `mask` set means
  * byte i of the line takes byte i of the image; the other bytes of the image are never read
  * (a logged word store leaves them stale, CoreBase.appendWord). The image is at byte srcOff of
- * src and at word srcWord of src32: the same bytes (srcOff = 4 x srcWord in the same buffer).
- * Called on every committed write, so the common masks take word copies instead of a byte loop
- * (same bytes written as the byte loop): a full line, one aligned 32-bit word (a scalar store),
- * whole aligned words (a float64 store, a write-combined run); otherwise the set bits only.
+ * src and at word srcWord of src32 (the same bytes). Called on every committed write: the copy
+ * is line-copy.ts copyMasked (word copies for the common masks), shared with the core's overlay.
  */
 export function writeCommittedLine(v: Views, lineId: number, mask: number, src: Uint8Array, srcOff: number, src32: Uint32Array, srcWord: number): void {
   const space = lineId >>> SPACE_SHIFT;
@@ -99,29 +97,7 @@ export function writeCommittedLine(v: Views, lineId: number, mask: number, src: 
     base32 = v.pool32;
     o = (b - 1) * BLOCK_BYTES + ((line & ((1 << LINES_PER_BLOCK_SHIFT) - 1)) << 5);
   }
-  const m = mask >>> 0;
-  if (m === 0xffffffff) {
-    copyLine(base32, o >>> 2, src32, srcWord);
-    return;
-  }
-  const lo = 31 - Math.clz32(m & -m); // the lowest byte written (-1 for an empty mask)
-  if ((lo & 3) === 0 && m === (0xf << lo) >>> 0) {
-    base32[(o + lo) >>> 2] = src32[srcWord + (lo >>> 2)]!; // one aligned word: a scalar store
-    return;
-  }
-  const words = m & 0x11111111; // bit 4j set: byte 4j of word j is written
-  if (words * 0xf === m) {
-    // whole aligned words only (each nibble of the mask 0 or 0xf; 0x11111111 x 15 < 2^36, exact)
-    for (let w = words; w !== 0; w = (w & (w - 1)) >>> 0) {
-      const i = 31 - Math.clz32(w & -w);
-      base32[(o + i) >>> 2] = src32[srcWord + (i >>> 2)]!;
-    }
-    return;
-  }
-  for (let r = m; r !== 0; r = (r & (r - 1)) >>> 0) {
-    const i = 31 - Math.clz32(r & -r); // the lowest byte still to copy
-    base[o + i] = src[srcOff + i]!;
-  }
+  copyMasked(base, base32, o, src, srcOff, src32, srcWord, mask);
 }
 
 /** Reads a little-endian value of `size` bytes (1, 2, 4 unsigned; 8 = float64) from 32 line bytes. */
